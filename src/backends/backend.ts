@@ -1,0 +1,120 @@
+/**
+ * The one interface every model provider sits behind (ARCHITECTURE.md "backends/", STYLE.md
+ * rule 4). A backend performs exactly one model call per {@link Backend.stream}: the engine owns
+ * the tool loop, so it can run local tools, inject update messages at step boundaries
+ * (COORDINATION.md step 4) and validate workflow calls the same way for every provider.
+ */
+import type { Usage } from "../events/events.js";
+
+export type { Usage };
+
+/** A tool the model may call, with its input as a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12 subset) of the tool's input object. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool call made by the model. */
+export interface ToolCall {
+  toolCallId: string;
+  toolName: string;
+  /** The parsed input object (the backend parses JSON arguments). */
+  input: unknown;
+}
+
+/** One message of the conversation sent to a model (provider-neutral). */
+export type ChatMessage =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
+  | { role: "tool"; toolCallId: string; toolName: string; content: string; isError?: boolean };
+
+/** Everything one model call needs. */
+export interface ModelRequest {
+  /** System prompt; empty string for none. */
+  system: string;
+  messages: ChatMessage[];
+  /** Tools offered in this call; empty for none. */
+  tools: ToolSpec[];
+  /** `required`: the model must call a tool (workflow rounds); `none`/`auto` as in the providers. */
+  toolChoice: "auto" | "required" | "none";
+  /** Sampling temperature, when the config sets one. */
+  temperature?: number;
+  /** Output cap in tokens, when the config sets one. */
+  maxOutputTokens?: number;
+}
+
+/** A streamed piece of one model call's response. */
+export type BackendChunk =
+  | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; text: string }
+  | ({ type: "tool-call" } & ToolCall)
+  | {
+      type: "finish";
+      /** Provider-neutral finish reason: `stop`, `tool-calls`, `length`, `content-filter`, `error`, `other`. */
+      finishReason: string;
+      usage: Usage;
+    };
+
+/** Per-call options. */
+export interface StreamOptions {
+  /** Aborts the in-flight request; the iterator then throws an AbortError. */
+  signal: AbortSignal;
+}
+
+/**
+ * A model backend. One instance serves one agent.
+ *
+ * `stream` yields text/reasoning deltas and tool calls as they arrive and ends with exactly one
+ * `finish` chunk. It throws {@link BackendError} for provider failures.
+ */
+export interface Backend {
+  /** Backend type as written in the config (`openai`, `chatcompletion`, `local`, …). */
+  readonly type: string;
+  /** Model name (or, for `local`, the GGUF path). */
+  readonly model: string;
+  stream(request: ModelRequest, options: StreamOptions): AsyncIterable<BackendChunk>;
+  /** Releases resources (a loaded local model, sockets). Optional. */
+  close?(): Promise<void>;
+}
+
+/**
+ * A provider failure, with enough to decide on a retry and to tell the user who is at fault.
+ * STYLE.md rule 7: "backend with provider/status/retryable".
+ */
+export class BackendError extends Error {
+  readonly provider: string;
+  /** HTTP status, when the failure was an HTTP response. */
+  readonly status: number | undefined;
+  /** True for 408/409/429/5xx and network errors. */
+  readonly retryable: boolean;
+  /** Milliseconds the provider asked us to wait (Retry-After), if it said. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(options: {
+    message: string;
+    provider: string;
+    status?: number;
+    retryable: boolean;
+    retryAfterMs?: number;
+    cause?: unknown;
+  }) {
+    super(options.message, { cause: options.cause });
+    this.name = "BackendError";
+    this.provider = options.provider;
+    this.status = options.status;
+    this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** True for HTTP statuses worth retrying: 408, 409, 429 and 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** A usage record with every count at 0. */
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 };
+}

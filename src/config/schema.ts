@@ -1,0 +1,210 @@
+/**
+ * The one configuration schema (STYLE.md rule 8): TypeScript types, the JSON Schema for editors
+ * (`z.toJSONSchema(ConfigSchema)`) and the reference table in docs/config.md all come from here.
+ *
+ * Keys follow MassGen's where they exist (spec section 2, COORDINATION.md "Limits and failures"),
+ * so MassGen configs load; keys this schema does not know are reported as warnings with their
+ * dotted path by the loader, never as failures.
+ */
+import { z } from "zod";
+
+/** Backend types accepted in `agents[].backend.type` and by `--backend`. */
+export const BACKEND_TYPES = [
+  "openai",
+  "claude",
+  "gemini",
+  "grok",
+  "azure_openai",
+  "claude_code",
+  "zai",
+  "chatcompletion",
+  "lmstudio",
+  "vllm",
+  "sglang",
+  "ollama",
+  "local",
+  "scripted",
+] as const;
+export type BackendType = (typeof BACKEND_TYPES)[number];
+
+/** One scripted tool call: `{name, input}`. */
+const ScriptedToolCall = z.object({
+  name: z.string().describe("Tool name, e.g. `new_answer` or `vote`."),
+  input: z.record(z.string(), z.unknown()).default({}).describe("Tool input object."),
+});
+
+/**
+ * One step of the `scripted` backend: the response to exactly one model call. Shorthands:
+ * `answer: TEXT` is a `new_answer` call, `vote: agentN` (+ `reason`) a `vote` call, `stop`
+ * a decomposition `stop` call; `text` alone is plain text (a final presentation).
+ */
+export const ScriptedStep = z.object({
+  text: z.string().optional().describe("Text streamed before any tool call."),
+  reasoning: z.string().optional().describe("Reasoning text streamed first."),
+  answer: z.string().optional().describe("Shorthand for a `new_answer` call with this content."),
+  vote: z.string().optional().describe("Shorthand for a `vote` call for this anonymous id."),
+  reason: z.string().optional().describe("Reason given with `vote`."),
+  stop: z
+    .object({ summary: z.string(), status: z.enum(["complete", "blocked"]).default("complete") })
+    .optional()
+    .describe("Shorthand for a decomposition `stop` call."),
+  tool_calls: z.array(ScriptedToolCall).optional().describe("Explicit tool calls."),
+  error: z
+    .object({
+      status: z.number().int().optional(),
+      message: z.string(),
+      retryable: z.boolean().optional(),
+    })
+    .optional()
+    .describe("Fail this call with a provider error instead of answering."),
+  delay_ms: z.number().nonnegative().optional().describe("Wait this long (ms) before answering."),
+  usage: z
+    .object({
+      input_tokens: z.number().int().nonnegative().optional(),
+      output_tokens: z.number().int().nonnegative().optional(),
+      reasoning_tokens: z.number().int().nonnegative().optional(),
+      cached_input_tokens: z.number().int().nonnegative().optional(),
+    })
+    .optional()
+    .describe("Usage to report (tokens); defaults to a rough count of the prompt and reply."),
+  expect_prompt_contains: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe("Fail loudly unless the request (system + messages) contains this text."),
+});
+export type ScriptedStep = z.infer<typeof ScriptedStep>;
+
+/** `agents[].backend`: the provider and model behind one agent. */
+export const BackendConfig = z
+  .object({
+    type: z.enum(BACKEND_TYPES).describe("Provider backend."),
+    model: z
+      .string()
+      .optional()
+      .describe("Model name; for `local`, the path of a GGUF file; for `scripted`, a label."),
+    base_url: z.string().optional().describe("API base URL (OpenAI-compatible backends)."),
+    api_key: z.string().optional().describe("API key; overrides the environment variable."),
+    temperature: z.number().min(0).max(2).optional().describe("Sampling temperature."),
+    max_tokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Output cap per model call (tokens)."),
+    threads: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("`local`: CPU threads for inference (default 1; keep at most the core count)."),
+    context_size: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("`local`: context window in tokens (default 2048)."),
+    steps: z.array(ScriptedStep).optional().describe("`scripted`: the steps to play, in order."),
+  })
+  .loose();
+export type BackendConfig = z.infer<typeof BackendConfig>;
+
+/** One agent of the team. */
+export const AgentConfig = z.object({
+  id: z.string().min(1).describe("Agent id, unique in the team."),
+  backend: BackendConfig,
+  system_message: z.string().optional().describe("The agent's own system prompt."),
+  subtask: z.string().optional().describe("Decomposition mode: the subtask this agent owns."),
+});
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
+/** `orchestrator.context_paths[]`. */
+export const ContextPath = z.object({
+  path: z.string(),
+  permission: z.enum(["read", "write"]).default("read"),
+});
+export type ContextPath = z.infer<typeof ContextPath>;
+
+export const OrchestratorConfig = z.object({
+  context_paths: z.array(ContextPath).default([]).describe("Directories agents may read or write."),
+  voting_sensitivity: z
+    .enum(["lenient", "balanced", "strict"])
+    .default("lenient")
+    .describe("How strongly agents are told to improve rather than vote."),
+  answer_novelty_requirement: z
+    .enum(["lenient", "balanced", "strict"])
+    .default("lenient")
+    .describe("Refuse new answers too similar to existing ones (Jaccard > 0.70 / 0.50)."),
+  max_new_answers_per_agent: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("At this many answers an agent may only vote."),
+  max_new_answers_global: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("At this many answers in all, every agent may only vote."),
+  skip_final_presentation: z
+    .boolean()
+    .default(false)
+    .describe("Use the winning answer as the final answer, without a presentation round."),
+  defer_voting_until_all_answered: z
+    .boolean()
+    .default(true)
+    .describe("Start no voting round before every live agent has answered once."),
+  coordination_mode: z
+    .enum(["voting", "decomposition"])
+    .default("voting")
+    .describe("`voting` (answer/vote/refine) or `decomposition` (one subtask per agent)."),
+  presenter_agent: z
+    .string()
+    .optional()
+    .describe("Agent that writes the final answer in quick and decomposition modes."),
+  coordination: z
+    .object({
+      persona_generator: z
+        .object({
+          enabled: z.boolean().default(false),
+          diversity_mode: z
+            .enum(["perspective", "implementation", "methodology"])
+            .default("perspective"),
+        })
+        .optional(),
+    })
+    .loose()
+    .default({})
+    .describe("Coordination extras (persona generation, …)."),
+});
+export type OrchestratorConfig = z.infer<typeof OrchestratorConfig>;
+
+export const TimeoutSettings = z.object({
+  orchestrator_timeout_seconds: z
+    .number()
+    .positive()
+    .default(1800)
+    .describe("Whole coordination (s); on expiry the best answer so far is presented."),
+  request_timeout_seconds: z.number().positive().default(300).describe("One model request (s)."),
+});
+export type TimeoutSettings = z.infer<typeof TimeoutSettings>;
+
+export const UiConfig = z.object({
+  display_type: z
+    .enum(["rich_terminal", "simple", "textual_terminal", "none"])
+    .default("rich_terminal")
+    .describe("Terminal display; `simple`/`none` print plain lines."),
+  logging_enabled: z.boolean().default(true).describe("Write run logs under agent_outputs/."),
+});
+export type UiConfig = z.infer<typeof UiConfig>;
+
+/** The whole YAML configuration file. */
+export const ConfigSchema = z.object({
+  agents: z.array(AgentConfig).min(1).describe("The team, in order; `agent<N>` is the N-th."),
+  orchestrator: OrchestratorConfig.default(OrchestratorConfig.parse({})),
+  timeout_settings: TimeoutSettings.default(TimeoutSettings.parse({})),
+  ui: UiConfig.default(UiConfig.parse({})),
+  session_id: z.string().optional().describe("Memory session to load (as `--session-id`)."),
+});
+/** A validated configuration with every default filled in. */
+export type Config = z.infer<typeof ConfigSchema>;

@@ -1,0 +1,76 @@
+/**
+ * JSON Lines form of the event stream (events.jsonl): one event object per line, UTF-8,
+ * newline-terminated, append-only. STYLE.md rule 2 and 11: the reader accepts only schema
+ * versions it knows and says which version it found otherwise.
+ */
+import { CoordEventSchema, EVENT_SCHEMA_VERSION, type CoordEvent } from "./events.js";
+
+/** Thrown when a stored event cannot be read: unknown schema version or malformed content. */
+export class EventLogError extends Error {
+  constructor(
+    message: string,
+    /** 1-based line number in the file, when known. */
+    readonly line?: number,
+  ) {
+    super(message);
+    this.name = "EventLogError";
+  }
+}
+
+/** Serializes one event as a single JSON line, newline included. */
+export function serializeEvent(event: CoordEvent): string {
+  return JSON.stringify(event) + "\n";
+}
+
+/** Result of {@link parseEventLog}: the events read, and whether the file ended mid-line. */
+export interface ParsedEventLog {
+  events: CoordEvent[];
+  /** True when the last line was cut off (a crash while writing); the events before it stand. */
+  truncated: boolean;
+}
+
+/**
+ * Parses the text of an events.jsonl file.
+ *
+ * @param text the whole file content.
+ * @param source the file path, used in error messages.
+ * @throws EventLogError when a line has a schema version other than {@link EVENT_SCHEMA_VERSION}
+ *   ("written by a newer coord") or a complete line is not a valid event.
+ */
+export function parseEventLog(text: string, source = "events.jsonl"): ParsedEventLog {
+  const lines = text.split("\n");
+  const events: CoordEvent[] = [];
+  let truncated = false;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (line.trim() === "") continue;
+    const isLast = index === lines.length - 1; // no newline after it: possibly cut off
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      if (isLast) {
+        truncated = true;
+        break;
+      }
+      throw new EventLogError(`${source}:${index + 1}: not valid JSON`, index + 1);
+    }
+    const version = (raw as { v?: unknown } | null)?.v;
+    if (version !== EVENT_SCHEMA_VERSION) {
+      throw new EventLogError(
+        `${source}:${index + 1}: event schema version ${JSON.stringify(version)} is not supported ` +
+          `(this coord reads version ${EVENT_SCHEMA_VERSION}); upgrade coord to read this log`,
+        index + 1,
+      );
+    }
+    const parsed = CoordEventSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new EventLogError(
+        `${source}:${index + 1}: invalid event: ${parsed.error.issues[0]?.message ?? "unknown"}`,
+        index + 1,
+      );
+    }
+    events.push(parsed.data);
+  }
+  return { events, truncated };
+}
