@@ -30,3 +30,72 @@ export const systemClock: Clock = {
       signal?.addEventListener("abort", onAbort, { once: true });
     }),
 };
+
+/** A {@link Clock} whose time only moves when nothing else can run; see {@link createVirtualClock}. */
+export interface VirtualClock extends Clock {
+  /** Timers waiting, for tests that check nothing is left behind. */
+  readonly pending: number;
+}
+
+/**
+ * A deterministic clock for tests and benchmarks: `sleep` never waits in real time. Whenever the
+ * process is otherwise idle (checked with `setImmediate`, after pending promise callbacks), time
+ * jumps to the earliest timer and fires it. Runs are then fast and their order depends only on
+ * the virtual delays.
+ * @param start initial time (ms since the epoch). Default 2026-01-01T00:00:00Z.
+ */
+export function createVirtualClock(start = Date.UTC(2026, 0, 1)): VirtualClock {
+  let now = start;
+  let nextId = 0;
+  const timers = new Map<number, { at: number; id: number; fire: () => void }>();
+  let pumping = false;
+
+  const pump = () => {
+    if (pumping) return;
+    pumping = true;
+    setImmediate(() => {
+      pumping = false;
+      let earliest: { at: number; id: number; fire: () => void } | undefined;
+      for (const timer of timers.values()) {
+        if (
+          !earliest ||
+          timer.at < earliest.at ||
+          (timer.at === earliest.at && timer.id < earliest.id)
+        )
+          earliest = timer;
+      }
+      if (!earliest) return;
+      timers.delete(earliest.id);
+      now = Math.max(now, earliest.at);
+      earliest.fire();
+      if (timers.size > 0) pump();
+    });
+  };
+
+  return {
+    now: () => now,
+    get pending() {
+      return timers.size;
+    },
+    sleep(ms, signal) {
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason as Error);
+        const id = nextId++;
+        const onAbort = () => {
+          timers.delete(id);
+          reject(signal!.reason as Error);
+        };
+        timers.set(id, {
+          at: now + ms,
+          id,
+          fire: () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          },
+        });
+        signal?.addEventListener("abort", onAbort, { once: true });
+        pump();
+      });
+    },
+  };
+}

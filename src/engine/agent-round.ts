@@ -1,0 +1,288 @@
+/**
+ * One round of one agent (COORDINATION.md "Terms": from its prompt to its workflow call): the
+ * tool loop, update injection at step boundaries (step 4), stale-vote refusal, and up to
+ * {@link MAX_ATTEMPTS} attempts at a valid workflow call (step 2).
+ */
+import type {
+  Backend,
+  ChatMessage,
+  ModelRequest,
+  ToolCall,
+  ToolSpec,
+} from "../backends/backend.js";
+import type { Clock } from "../clock.js";
+import type { RoundOutcome } from "../events/events.js";
+import type { LocalTool } from "../tools/tool.js";
+import type { Emitter } from "./emitter.js";
+import { callModel } from "./model-call.js";
+import { updateMessage, type VisibleAnswer } from "./prompts.js";
+import { parseWorkflowCall, WORKFLOW_TOOL_NAMES, type WorkflowCall } from "./workflow-tools.js";
+
+/** Attempts at a valid workflow call per round. */
+export const MAX_ATTEMPTS = 3;
+
+/** The answer set as one agent may see it. */
+export interface AnswerSnapshot {
+  /** Increases with every accepted answer. */
+  version: number;
+  answers: VisibleAnswer[];
+}
+
+/** What the coordinator said of a workflow call. */
+export type SubmitResult =
+  | { status: "accepted"; outcome: "answer" | "vote" }
+  | { status: "invalid"; message: string }
+  /** A vote on an answer set the agent had not seen: refused, with the current answers. */
+  | { status: "stale"; message: string; snapshot: AnswerSnapshot; labels: string[] };
+
+/** The coordinator's side of a round: it owns the answer set and applies calls atomically. */
+export interface RoundJudge {
+  /** Workflow tools the agent may use now (caps and the answer set decide). */
+  workflowTools(): ToolSpec[];
+  snapshot(): AnswerSnapshot;
+  /** Labels (`agent<N>.<M>`) added since `version`. */
+  labelsSince(version: number): string[];
+  /** Validates and applies a workflow call in one synchronous step. */
+  submit(call: Exclude<WorkflowCall, { kind: "invalid" }>, seenVersion: number): SubmitResult;
+}
+
+/** Options of {@link runAgentRound}. */
+export interface AgentRoundOptions {
+  agentId: string;
+  backend: Backend;
+  round: number;
+  system: string;
+  /** The opening user message (history, question, answers in `seen`). */
+  userMessage: string;
+  /** The answer set the opening message shows. */
+  seen: AnswerSnapshot;
+  judge: RoundJudge;
+  /** Tools that run inside the round. */
+  localTools: readonly LocalTool[];
+  emitter: Emitter;
+  clock: Clock;
+  signal: AbortSignal;
+  temperature?: number | undefined;
+  maxOutputTokens?: number | undefined;
+}
+
+/** How the round ended; `error` carries the backend failure. */
+export interface AgentRoundResult {
+  outcome: Extract<RoundOutcome, "answer" | "vote" | "invalid" | "error" | "aborted">;
+  error?: unknown;
+  /** The last answer set the agent saw in this round. */
+  seen: AnswerSnapshot;
+}
+
+function assistantMessage(text: string, toolCalls: ToolCall[]): ChatMessage {
+  return toolCalls.length > 0
+    ? { role: "assistant", content: text, toolCalls }
+    : { role: "assistant", content: text };
+}
+
+/**
+ * Runs the round to its end. Never throws: backend failures and aborts become outcomes.
+ */
+export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRoundResult> {
+  const { agentId, round, judge, emitter, clock, signal } = options;
+  const started = clock.now();
+  const messages: ChatMessage[] = [{ role: "user", content: options.userMessage }];
+  const localTools = new Map(options.localTools.map((tool) => [tool.spec.name, tool]));
+  let seen = options.seen;
+  let attempt = 1;
+  let atStepBoundary = false;
+
+  const end = (result: Omit<AgentRoundResult, "seen">): AgentRoundResult => {
+    emitter.emit({
+      type: "round-end",
+      agentId,
+      round,
+      outcome: result.outcome,
+      durationMs: clock.now() - started,
+    });
+    return { ...result, seen };
+  };
+  const startAttempt = () =>
+    emitter.emit({
+      type: "agent-round-start",
+      agentId,
+      round,
+      attempt,
+      kind: "coordinate",
+      answersSeen: seen.answers.map((answer) => answer.label),
+    });
+  startAttempt();
+
+  for (;;) {
+    if (signal.aborted) return end({ outcome: "aborted" });
+    // Step boundary: answers that arrived mid-round really reach the model (step 4).
+    const snapshot = judge.snapshot();
+    if (atStepBoundary && snapshot.version !== seen.version) {
+      const labels = judge.labelsSince(seen.version);
+      messages.push({ role: "user", content: updateMessage(snapshot.answers) });
+      emitter.emit({ type: "update-injected", agentId, round, labels, via: "step" });
+      seen = snapshot;
+    }
+    const request: ModelRequest = {
+      system: options.system,
+      messages: [...messages],
+      tools: [...judge.workflowTools(), ...options.localTools.map((tool) => tool.spec)],
+      toolChoice: "required",
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.maxOutputTokens !== undefined
+        ? { maxOutputTokens: options.maxOutputTokens }
+        : {}),
+    };
+    let reply;
+    try {
+      reply = await callModel({
+        agentId,
+        backend: options.backend,
+        request,
+        round,
+        emitter,
+        clock,
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) return end({ outcome: "aborted" });
+      return end({ outcome: "error", error });
+    }
+    messages.push(assistantMessage(reply.text, reply.toolCalls));
+    atStepBoundary = true;
+
+    // Tools that run inside the round first; the model sees their results next step.
+    const inside = reply.toolCalls.filter((call) => !WORKFLOW_TOOL_NAMES.has(call.toolName));
+    for (const call of inside) {
+      const result = await runLocalTool(call, localTools.get(call.toolName), options);
+      messages.push({
+        role: "tool",
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        ...result,
+      });
+    }
+    const parsed = parseWorkflowCall(reply.toolCalls);
+    if (
+      parsed.kind === "invalid" &&
+      inside.length > 0 &&
+      reply.toolCalls.length === inside.length
+    ) {
+      continue; // only working tools this step: the round goes on
+    }
+
+    let refusal: string | undefined;
+    if (parsed.kind === "invalid") {
+      refusal = parsed.message;
+    } else {
+      emitter.emit({
+        type: "tool-call",
+        agentId,
+        round,
+        toolCallId: parsed.call.toolCallId,
+        toolName: parsed.call.toolName,
+        input: parsed.call.input,
+      });
+      const submitted = clock.now();
+      const result = judge.submit(parsed, seen.version);
+      const toolResult = (output: string, isError: boolean) =>
+        emitter.emit({
+          type: "tool-result",
+          agentId,
+          round,
+          toolCallId: parsed.call.toolCallId,
+          toolName: parsed.call.toolName,
+          output,
+          isError,
+          durationMs: clock.now() - submitted,
+        });
+      if (result.status === "accepted") {
+        toolResult(result.outcome === "answer" ? "Answer recorded." : "Vote recorded.", false);
+        return end({ outcome: result.outcome });
+      }
+      toolResult(result.message, true);
+      if (result.status === "stale") {
+        // Not the model's fault: continue the same conversation with the new answers.
+        emitter.emit({
+          type: "update-injected",
+          agentId,
+          round,
+          labels: result.labels,
+          via: "vote-refused",
+        });
+        seen = result.snapshot;
+        answerToolCalls(messages, reply.toolCalls, result.message);
+        atStepBoundary = false; // the refusal already carries the update
+        continue;
+      }
+      refusal = result.message;
+    }
+
+    emitter.emit({ type: "workflow-invalid", agentId, round, attempt, message: refusal });
+    if (attempt >= MAX_ATTEMPTS) return end({ outcome: "invalid" });
+    attempt++;
+    const workflowCalls = reply.toolCalls.filter((call) => WORKFLOW_TOOL_NAMES.has(call.toolName));
+    if (workflowCalls.length === 0) messages.push({ role: "user", content: refusal });
+    else answerToolCalls(messages, workflowCalls, refusal);
+    startAttempt();
+  }
+}
+
+/** Gives every workflow tool call of a step its (error) result, so the conversation stays valid. */
+function answerToolCalls(
+  messages: ChatMessage[],
+  calls: readonly ToolCall[],
+  message: string,
+): void {
+  for (const call of calls) {
+    if (!WORKFLOW_TOOL_NAMES.has(call.toolName)) continue;
+    messages.push({
+      role: "tool",
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      content: message,
+      isError: true,
+    });
+  }
+}
+
+async function runLocalTool(
+  call: ToolCall,
+  tool: LocalTool | undefined,
+  options: AgentRoundOptions,
+): Promise<{ content: string; isError: boolean }> {
+  const { agentId, round, emitter, clock } = options;
+  emitter.emit({
+    type: "tool-call",
+    agentId,
+    round,
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+  });
+  const started = clock.now();
+  let content: string;
+  let isError = false;
+  if (tool === undefined) {
+    content = `Unknown tool ${call.toolName}.`;
+    isError = true;
+  } else {
+    try {
+      content = await tool.execute(call.input, { signal: options.signal });
+    } catch (error) {
+      content = error instanceof Error ? error.message : String(error);
+      isError = true;
+    }
+  }
+  emitter.emit({
+    type: "tool-result",
+    agentId,
+    round,
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output: content,
+    isError,
+    durationMs: clock.now() - started,
+  });
+  return { content, isError };
+}

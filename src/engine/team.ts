@@ -1,0 +1,141 @@
+/**
+ * The team's shared state during coordination: each agent's answer, vote and liveness, the
+ * answer set and its version, and the tally (COORDINATION.md steps 3 and 6).
+ */
+import type { Backend } from "../backends/backend.js";
+import type { AttributedAnswer, AttributedVote, VisibleAnswer } from "./prompts.js";
+
+/** One agent as the engine is given it. */
+export interface EngineAgent {
+  /** Real id (config `agents[].id`). */
+  id: string;
+  backend: Backend;
+  systemMessage?: string | undefined;
+  /** Persona text put before the system message (persona generation). */
+  persona?: string | undefined;
+  temperature?: number | undefined;
+  /** Output cap per model call (tokens). */
+  maxOutputTokens?: number | undefined;
+}
+
+/** The engine's view of one agent during a run. */
+export interface AgentState {
+  /** 0-based position in config order. */
+  index: number;
+  agent: EngineAgent;
+  /** `agent<N>`, N = index + 1. */
+  anonId: string;
+  status: "idle" | "working" | "removed";
+  /** Rounds started so far. */
+  rounds: number;
+  answerCount: number;
+  answer: { label: string; content: string } | undefined;
+  vote: { targetAnonId: string; reason: string } | undefined;
+  consecutiveFailures: number;
+  /** Labels of the answers the agent has seen (its own included). */
+  seenLabels: Set<string>;
+}
+
+/** The team: agents in config order plus the answer-set version. */
+export class Team {
+  readonly agents: AgentState[];
+  /** Labels of every accepted answer, in order; its length is the answer-set version. */
+  readonly acceptedLabels: string[] = [];
+
+  constructor(agents: readonly EngineAgent[]) {
+    this.agents = agents.map((agent, index) => ({
+      index,
+      agent,
+      anonId: `agent${index + 1}`,
+      status: "idle",
+      rounds: 0,
+      answerCount: 0,
+      answer: undefined,
+      vote: undefined,
+      consecutiveFailures: 0,
+      seenLabels: new Set<string>(),
+    }));
+  }
+
+  get version(): number {
+    return this.acceptedLabels.length;
+  }
+
+  live(): AgentState[] {
+    return this.agents.filter((agent) => agent.status !== "removed");
+  }
+
+  byAnonId(anonId: string): AgentState | undefined {
+    return this.agents.find((agent) => agent.anonId === anonId);
+  }
+
+  byId(id: string): AgentState | undefined {
+    return this.agents.find((agent) => agent.agent.id === id);
+  }
+
+  /** Labels of current answers the agent has not seen. */
+  unseenLabels(agent: AgentState): string[] {
+    return this.visibleAnswers()
+      .map((answer) => answer.label)
+      .filter((label) => !agent.seenLabels.has(label));
+  }
+
+  /** Current answers, config order, as agents see them. */
+  visibleAnswers(): VisibleAnswer[] {
+    return this.agents.flatMap((agent) =>
+      agent.answer
+        ? [{ anonId: agent.anonId, label: agent.answer.label, content: agent.answer.content }]
+        : [],
+    );
+  }
+
+  /** Current answers by real id, for the final presentation. */
+  attributedAnswers(): AttributedAnswer[] {
+    return this.agents.flatMap((agent) =>
+      agent.answer
+        ? [{ agentId: agent.agent.id, label: agent.answer.label, content: agent.answer.content }]
+        : [],
+    );
+  }
+
+  /** Current votes by real ids. */
+  attributedVotes(): AttributedVote[] {
+    return this.agents.flatMap((agent) => {
+      const target = agent.vote ? this.byAnonId(agent.vote.targetAnonId) : undefined;
+      return agent.vote && target
+        ? [{ voterId: agent.agent.id, targetId: target.agent.id, reason: agent.vote.reason }]
+        : [];
+    });
+  }
+
+  /** Clears every vote; returns how many there were. */
+  clearVotes(): number {
+    let cleared = 0;
+    for (const agent of this.agents) {
+      if (agent.vote) cleared++;
+      agent.vote = undefined;
+    }
+    return cleared;
+  }
+
+  /**
+   * The plurality winner of the current votes (COORDINATION.md step 6): most votes; a tie goes to
+   * the tied agent earliest in config order. Undefined when nobody voted.
+   */
+  tally():
+    | { winner: AgentState; votes: number; tieBroken: boolean; byAgentId: Record<string, number> }
+    | undefined {
+    const counts = new Map<AgentState, number>();
+    for (const voter of this.agents) {
+      const target = voter.vote ? this.byAnonId(voter.vote.targetAnonId) : undefined;
+      if (target?.answer) counts.set(target, (counts.get(target) ?? 0) + 1);
+    }
+    if (counts.size === 0) return undefined;
+    const best = Math.max(...counts.values());
+    const tied = this.agents.filter((agent) => counts.get(agent) === best);
+    const byAgentId: Record<string, number> = {};
+    for (const agent of this.agents)
+      if (counts.has(agent)) byAgentId[agent.agent.id] = counts.get(agent)!;
+    return { winner: tied[0]!, votes: best, tieBroken: tied.length > 1, byAgentId };
+  }
+}

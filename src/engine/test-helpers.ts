@@ -1,0 +1,127 @@
+/**
+ * Helpers for engine tests and benchmarks: a scripted team, a run collected into an array, and
+ * a one-line-per-event trace that makes whole event sequences readable in assertions.
+ */
+import {
+  createScriptedBackend,
+  type ScriptedBackend,
+  type ScriptedStep,
+} from "../backends/scripted.js";
+import { createVirtualClock, type Clock } from "../clock.js";
+import type { CoordEvent } from "../events/events.js";
+import { runCoordination, type RunCoordinationOptions } from "./run.js";
+
+/** Default orchestrator settings (the config schema's defaults). */
+export const DEFAULT_SETTINGS: RunCoordinationOptions["settings"] = {
+  voting_sensitivity: "lenient",
+  answer_novelty_requirement: "lenient",
+  max_new_answers_per_agent: undefined,
+  max_new_answers_global: undefined,
+  defer_voting_until_all_answered: true,
+  skip_final_presentation: false,
+};
+
+/** A scripted team: agent ids → steps, in config order. */
+export function scriptedTeam(
+  scripts: Record<string, ScriptedStep[]>,
+  clock: Clock,
+): { agents: RunCoordinationOptions["agents"]; backends: Record<string, ScriptedBackend> } {
+  const backends: Record<string, ScriptedBackend> = {};
+  const agents = Object.entries(scripts).map(([id, steps]) => {
+    backends[id] = createScriptedBackend({ steps, name: id, clock });
+    return { id, backend: backends[id] };
+  });
+  return { agents, backends };
+}
+
+/** Runs a scripted team on a virtual clock and returns every event plus the backends. */
+export async function runScripted(
+  scripts: Record<string, ScriptedStep[]>,
+  overrides: Partial<Omit<RunCoordinationOptions, "agents">> = {},
+): Promise<{ events: CoordEvent[]; backends: Record<string, ScriptedBackend> }> {
+  const clock = overrides.clock ?? createVirtualClock();
+  const { agents, backends } = scriptedTeam(scripts, clock);
+  const events: CoordEvent[] = [];
+  for await (const event of runCoordination({
+    runId: "run_test",
+    question: "What is 2+2?",
+    mode: "voting",
+    orchestratorTimeoutMs: 1_800_000,
+    clock,
+    ...overrides,
+    settings: { ...DEFAULT_SETTINGS, ...overrides.settings },
+    agents,
+  })) {
+    events.push(event);
+  }
+  return { events, backends };
+}
+
+/**
+ * One short line per event: `<agentId|-> <type> <key facts>`. Deltas are joined per agent and
+ * round into one `text`/`reasoning`/`final` line so traces stay readable.
+ */
+export function trace(events: readonly CoordEvent[]): string[] {
+  const lines: string[] = [];
+  let lastDelta: { key: string; index: number } | undefined;
+  for (const event of events) {
+    const who = event.agentId ?? "-";
+    if (
+      event.type === "text-delta" ||
+      event.type === "reasoning-delta" ||
+      event.type === "final-delta"
+    ) {
+      const kind = event.type.replace("-delta", "");
+      const key = `${who} ${kind}`;
+      if (lastDelta?.key === key) {
+        lines[lastDelta.index] += event.text;
+      } else {
+        lastDelta = { key, index: lines.length };
+        lines.push(`${key} ${event.text}`);
+      }
+      continue;
+    }
+    lastDelta = undefined;
+    lines.push(`${who} ${event.type}${describe(event)}`);
+  }
+  return lines;
+}
+
+function describe(event: CoordEvent): string {
+  switch (event.type) {
+    case "run-start":
+      return ` ${event.mode} ${event.agents.map((agent) => agent.anonId).join(",")}`;
+    case "agent-round-start":
+      return ` r${event.round}.${event.attempt} ${event.kind} [${event.answersSeen.join(",")}]`;
+    case "tool-call":
+      return ` ${event.toolName}`;
+    case "tool-result":
+      return ` ${event.toolName}${event.isError ? " error" : ""}`;
+    case "workflow-invalid":
+      return ` r${event.round}.${event.attempt} ${event.message.split(/[.:;]/)[0]}`;
+    case "update-injected":
+      return ` ${event.via} [${event.labels.join(",")}]`;
+    case "answer":
+      return ` ${event.label}`;
+    case "vote":
+      return ` ${event.targetAnonId} (${event.label})`;
+    case "vote-refused":
+      return ` ${event.targetAnonId}`;
+    case "votes-reset":
+      return ` by ${event.causeLabel} cleared ${event.cleared}`;
+    case "agent-error":
+      return ` ${event.fatal ? "fatal" : "retry"}${event.status !== undefined ? ` ${event.status}` : ""}`;
+    case "usage":
+      return ` r${event.round}`;
+    case "round-end":
+      return ` r${event.round} ${event.outcome}`;
+    case "winner":
+      return ` ${event.anonId} ${event.label} votes=${event.votes} ${event.basis}${event.tieBroken ? " tie-broken" : ""}`;
+    case "final-answer":
+      return ` ${event.label} ${event.source}: ${event.content}`;
+    case "run-end":
+      return ` ${event.reason}${event.error ? `: ${event.error}` : ""}`;
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The workflow tools of COORDINATION.md step 2, given to the model as real tool schemas. A round
+ * must end in exactly one of them; other tools run inside the round.
+ */
+import type { ToolCall, ToolSpec } from "../backends/backend.js";
+
+export const NEW_ANSWER = "new_answer";
+export const VOTE = "vote";
+export const WORKFLOW_TOOL_NAMES: ReadonlySet<string> = new Set([NEW_ANSWER, VOTE]);
+
+/** `new_answer(content)`. */
+export function newAnswerTool(): ToolSpec {
+  return {
+    name: NEW_ANSWER,
+    description:
+      "Submit your complete answer to the original message. It replaces your previous answer. Use it when no answer exists yet or when you can clearly improve on every current answer.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        content: { type: "string", description: "Your full answer, standing on its own." },
+      },
+      required: ["content"],
+      additionalProperties: false,
+    },
+  };
+}
+
+/**
+ * `vote(agent_id, reason)`; `agent_id` is limited to the anonymous ids that hold an answer.
+ * @param candidates anonymous ids (`agent<N>`) with a current answer, in config order; non-empty.
+ */
+export function voteTool(candidates: readonly string[]): ToolSpec {
+  return {
+    name: VOTE,
+    description:
+      "Vote for the best current answer, when it is good enough that a new answer would not clearly improve it.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        agent_id: {
+          type: "string",
+          enum: [...candidates],
+          description: "The anonymous id of the agent whose answer is best.",
+        },
+        reason: {
+          type: "string",
+          description: "Why that answer is best, in one or two sentences.",
+        },
+      },
+      required: ["agent_id", "reason"],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** A parsed workflow call, or why it is not one. */
+export type WorkflowCall =
+  | { kind: "new_answer"; call: ToolCall; content: string }
+  | { kind: "vote"; call: ToolCall; agentId: string; reason: string }
+  | { kind: "invalid"; message: string };
+
+function field(input: unknown, key: string): unknown {
+  return input !== null && typeof input === "object"
+    ? (input as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * Picks the one workflow call out of a model turn's tool calls and checks its arguments' shape.
+ * Invalid: none; more than one (vote and new_answer together included); missing or non-string
+ * arguments. Semantic checks (answer set, caps, novelty) belong to the coordinator.
+ */
+export function parseWorkflowCall(calls: readonly ToolCall[]): WorkflowCall {
+  const workflow = calls.filter((call) => WORKFLOW_TOOL_NAMES.has(call.toolName));
+  if (workflow.length === 0) {
+    return {
+      kind: "invalid",
+      message: `You must end your turn with exactly one workflow tool call: ${NEW_ANSWER} or ${VOTE}.`,
+    };
+  }
+  if (workflow.length > 1) {
+    const names = workflow.map((call) => call.toolName).join(", ");
+    return {
+      kind: "invalid",
+      message: `You made ${workflow.length} workflow calls (${names}); make exactly one: either ${NEW_ANSWER} or ${VOTE}.`,
+    };
+  }
+  const call = workflow[0]!;
+  if (call.toolName === NEW_ANSWER) {
+    const content = field(call.input, "content");
+    if (typeof content !== "string" || content.trim() === "") {
+      return { kind: "invalid", message: `${NEW_ANSWER} needs a non-empty string "content".` };
+    }
+    return { kind: "new_answer", call, content: content.trim() };
+  }
+  const agentId = field(call.input, "agent_id");
+  const reason = field(call.input, "reason");
+  if (typeof agentId !== "string") {
+    return {
+      kind: "invalid",
+      message: `${VOTE} needs "agent_id", the anonymous id (agent1, agent2, …) of an answer.`,
+    };
+  }
+  return {
+    kind: "vote",
+    call,
+    agentId: agentId.trim(),
+    reason: typeof reason === "string" ? reason : "",
+  };
+}
