@@ -45,25 +45,36 @@ export const ScriptedStep = z.object({
   vote: z.string().optional().describe("Shorthand for a `vote` call for this anonymous id."),
   reason: z.string().optional().describe("Reason given with `vote`."),
   stop: z
-    .object({ summary: z.string(), status: z.enum(["complete", "blocked"]).default("complete") })
+    .object({
+      summary: z.string().describe("What the agent did."),
+      status: z.enum(["complete", "blocked"]).default("complete").describe("Subtask outcome."),
+    })
     .optional()
     .describe("Shorthand for a decomposition `stop` call."),
   tool_calls: z.array(ScriptedToolCall).optional().describe("Explicit tool calls."),
   error: z
     .object({
-      status: z.number().int().optional(),
-      message: z.string(),
-      retryable: z.boolean().optional(),
+      status: z.number().int().optional().describe("HTTP status to report, e.g. 429."),
+      message: z.string().describe("Error message."),
+      retryable: z
+        .boolean()
+        .optional()
+        .describe("Whether the engine may retry (default: by status)."),
     })
     .optional()
     .describe("Fail this call with a provider error instead of answering."),
   delay_ms: z.number().nonnegative().optional().describe("Wait this long (ms) before answering."),
   usage: z
     .object({
-      input_tokens: z.number().int().nonnegative().optional(),
-      output_tokens: z.number().int().nonnegative().optional(),
-      reasoning_tokens: z.number().int().nonnegative().optional(),
-      cached_input_tokens: z.number().int().nonnegative().optional(),
+      input_tokens: z.number().int().nonnegative().optional().describe("Prompt tokens."),
+      output_tokens: z.number().int().nonnegative().optional().describe("Completion tokens."),
+      reasoning_tokens: z.number().int().nonnegative().optional().describe("Reasoning tokens."),
+      cached_input_tokens: z
+        .number()
+        .int()
+        .nonnegative()
+        .optional()
+        .describe("Prompt tokens served from the provider's cache."),
     })
     .optional()
     .describe("Usage to report (tokens); defaults to a rough count of the prompt and reply."),
@@ -81,7 +92,9 @@ export const BackendConfig = z
     model: z
       .string()
       .optional()
-      .describe("Model name; for `local`, the path of a GGUF file; for `scripted`, a label."),
+      .describe(
+        "Model name (required except for `scripted`); for `local`, the path of a GGUF file; for `scripted`, a label.",
+      ),
     base_url: z.string().optional().describe("API base URL (OpenAI-compatible backends)."),
     api_key: z.string().optional().describe("API key; overrides the environment variable."),
     temperature: z.number().min(0).max(2).optional().describe("Sampling temperature."),
@@ -110,8 +123,15 @@ export type BackendConfig = z.infer<typeof BackendConfig>;
 
 /** One agent of the team. */
 export const AgentConfig = z.object({
-  id: z.string().min(1).describe("Agent id, unique in the team."),
-  backend: BackendConfig,
+  id: z
+    .string()
+    .min(1)
+    .describe(
+      "Agent id, unique in the team; the loader fills in `agent_a`, `agent_b`, … if omitted.",
+    ),
+  backend: BackendConfig.describe(
+    "The provider and model behind the agent; other keys are passed to the provider as is.",
+  ),
   system_message: z.string().optional().describe("The agent's own system prompt."),
   subtask: z.string().optional().describe("Decomposition mode: the subtask this agent owns."),
 });
@@ -119,8 +139,11 @@ export type AgentConfig = z.infer<typeof AgentConfig>;
 
 /** `orchestrator.context_paths[]`. */
 export const ContextPath = z.object({
-  path: z.string(),
-  permission: z.enum(["read", "write"]).default("read"),
+  path: z.string().describe("Directory (absolute, or relative to the working directory)."),
+  permission: z
+    .enum(["read", "write"])
+    .default("read")
+    .describe("`write` lets the final presenter write there."),
 });
 export type ContextPath = z.infer<typeof ContextPath>;
 
@@ -166,12 +189,14 @@ export const OrchestratorConfig = z.object({
     .object({
       persona_generator: z
         .object({
-          enabled: z.boolean().default(false),
+          enabled: z.boolean().default(false).describe("Generate one persona per agent."),
           diversity_mode: z
             .enum(["perspective", "implementation", "methodology"])
-            .default("perspective"),
+            .default("perspective")
+            .describe("What the personas differ in."),
         })
-        .optional(),
+        .optional()
+        .describe("Personas put before each agent's system message (as `--personas`)."),
     })
     .loose()
     .default({})
@@ -201,9 +226,11 @@ export type UiConfig = z.infer<typeof UiConfig>;
 /** The whole YAML configuration file. */
 export const ConfigSchema = z.object({
   agents: z.array(AgentConfig).min(1).describe("The team, in order; `agent<N>` is the N-th."),
-  orchestrator: OrchestratorConfig.default(OrchestratorConfig.parse({})),
-  timeout_settings: TimeoutSettings.default(TimeoutSettings.parse({})),
-  ui: UiConfig.default(UiConfig.parse({})),
+  orchestrator: OrchestratorConfig.default(OrchestratorConfig.parse({})).describe(
+    "How the team coordinates.",
+  ),
+  timeout_settings: TimeoutSettings.default(TimeoutSettings.parse({})).describe("Time limits."),
+  ui: UiConfig.default(UiConfig.parse({})).describe("Display and logging."),
   session_id: z.string().optional().describe("Memory session to load (as `--session-id`)."),
 });
 /** A validated configuration with every default filled in. */

@@ -37,7 +37,9 @@ export function scriptedTeam(
 /** Runs a scripted team on a virtual clock and returns every event plus the backends. */
 export async function runScripted(
   scripts: Record<string, ScriptedStep[]>,
-  overrides: Partial<Omit<RunCoordinationOptions, "agents">> = {},
+  overrides: Partial<Omit<RunCoordinationOptions, "agents" | "settings">> & {
+    settings?: Partial<RunCoordinationOptions["settings"]>;
+  } = {},
 ): Promise<{ events: CoordEvent[]; backends: Record<string, ScriptedBackend> }> {
   const clock = overrides.clock ?? createVirtualClock();
   const { agents, backends } = scriptedTeam(scripts, clock);

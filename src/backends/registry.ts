@@ -1,0 +1,74 @@
+/**
+ * The backend registry: turns an agent's `backend` config into a {@link Backend}. Provider
+ * modules are imported only when a config uses them, so `coord --help` stays fast.
+ */
+import type { AgentConfig } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import type { Backend } from "./backend.js";
+
+/** What backend factories may need from the outside world. */
+export interface BackendContext {
+  /** Environment variables, merged with `~/.config/coord/.env` (the environment wins). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Directory relative paths (a `local` model file) resolve against. */
+  cwd: string;
+}
+
+/**
+ * Creates the backend of one agent.
+ * @param index the agent's 0-based position, for messages (`agents[1].backend`).
+ * @throws ConfigError naming the agent when the backend cannot be set up (missing key or model,
+ *   unknown file, a type this version does not run).
+ */
+export async function createBackend(
+  agent: AgentConfig,
+  index: number,
+  context: BackendContext,
+): Promise<Backend> {
+  try {
+    return await instantiate(agent, context);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      const where = `agents[${index}] (${agent.id})`;
+      throw new ConfigError(`${where}: ${error.message}`, {
+        ...error.details,
+        path: `agents[${index}].backend`,
+      });
+    }
+    throw error;
+  }
+}
+
+async function instantiate(agent: AgentConfig, context: BackendContext): Promise<Backend> {
+  const config = agent.backend;
+  const env = { ...context.env };
+  switch (config.type) {
+    case "scripted": {
+      const { createScriptedBackend } = await import("./scripted.js");
+      return createScriptedBackend({ steps: config.steps ?? [], name: config.model ?? agent.id });
+    }
+    case "openai": {
+      const { createOpenAIBackend } = await import("./openai.js");
+      return createOpenAIBackend(config, env);
+    }
+    case "chatcompletion":
+    case "zai":
+    case "lmstudio":
+    case "vllm":
+    case "sglang":
+    case "ollama": {
+      const { createChatCompletionsBackend } = await import("./chat-completions.js");
+      return createChatCompletionsBackend(config, env);
+    }
+    case "local": {
+      const { createLocalBackend } = await import("./local.js");
+      return createLocalBackend(config, { cwd: context.cwd });
+    }
+    default: {
+      const { backendUnavailableMessage } = await import("../config/backend-availability.js");
+      throw new ConfigError(
+        backendUnavailableMessage(config.type) ?? `unknown backend type ${config.type}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "vitest";
+import { createVirtualClock } from "../clock.js";
+import { BackendError, emptyUsage, type Backend, type BackendChunk } from "./backend.js";
+import { retryDelayMs, withRetry } from "./retry.js";
+
+/** A backend that fails with the given errors in order, then answers "ok". */
+function flaky(errors: BackendError[]): Backend & { calls: number } {
+  const backend = {
+    type: "fake",
+    model: "m",
+    calls: 0,
+    async *stream(): AsyncGenerator<BackendChunk> {
+      const error = errors[backend.calls++];
+      if (error) throw error;
+      yield { type: "text-delta", text: "ok" };
+      yield { type: "finish", finishReason: "stop", usage: emptyUsage() };
+    },
+  };
+  return backend;
+}
+
+const request = { system: "", messages: [], tools: [], toolChoice: "auto" as const };
+
+async function drain(backend: Backend): Promise<string> {
+  let text = "";
+  for await (const chunk of backend.stream(request, { signal: new AbortController().signal })) {
+    if (chunk.type === "text-delta") text += chunk.text;
+  }
+  return text;
+}
+
+describe("withRetry", () => {
+  test("429 with Retry-After, then 500, then success: three requests, the waits honoured", async () => {
+    const clock = createVirtualClock();
+    const backend = flaky([
+      new BackendError({
+        message: "rate limited",
+        provider: "fake",
+        status: 429,
+        retryable: true,
+        retryAfterMs: 7000,
+      }),
+      new BackendError({ message: "server error", provider: "fake", status: 500, retryable: true }),
+    ]);
+    const waits: number[] = [];
+    const started = clock.now();
+    const text = await drain(
+      withRetry(backend, {
+        clock,
+        baseDelayMs: 1000,
+        random: () => 0.5,
+        onRetry: ({ delayMs }) => waits.push(delayMs),
+      }),
+    );
+    expect(text).toBe("ok");
+    expect(backend.calls).toBe(3);
+    // Retry-After wins for the 429; the 500 waits base·2^1 with jitter 0.5 → 1500 ms.
+    expect(waits).toEqual([7000, 1500]);
+    expect(clock.now() - started).toBe(8500);
+  });
+
+  test("a 401 fails at once, without a retry", async () => {
+    const clock = createVirtualClock();
+    const backend = flaky([
+      new BackendError({
+        message: "invalid api key",
+        provider: "fake",
+        status: 401,
+        retryable: false,
+      }),
+    ]);
+    await expect(drain(withRetry(backend, { clock }))).rejects.toMatchObject({
+      status: 401,
+      message: "invalid api key",
+    });
+    expect(backend.calls).toBe(1);
+  });
+
+  test("gives up after maxRetries and surfaces the last error", async () => {
+    const clock = createVirtualClock();
+    const error = () =>
+      new BackendError({ message: "overloaded", provider: "fake", status: 503, retryable: true });
+    const backend = flaky([error(), error(), error()]);
+    await expect(drain(withRetry(backend, { clock, maxRetries: 2 }))).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(backend.calls).toBe(3);
+  });
+
+  test("backoff grows and is capped", () => {
+    const error = new BackendError({ message: "x", provider: "p", retryable: true });
+    const options = { baseDelayMs: 1000, maxDelayMs: 5000, random: () => 1 };
+    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(error, attempt, options))).toEqual([
+      1000, 2000, 4000, 5000, 5000,
+    ]);
+  });
+});

@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+/**
+ * The `coord` command line (spec section 4). Wires commander, and maps errors to exit codes in
+ * one place (ARCHITECTURE.md "Exit codes"). Heavy modules are imported inside the action that
+ * needs them, so `coord --help` stays close to bare node's start-up time.
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { ConfigError, ExitCode } from "./errors.js";
+
+function readVersion(): string {
+  for (const relative of ["../package.json", "../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === "coord" && pkg.version) return pkg.version;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return "0.0.0";
+}
+
+function positiveInteger(flag: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number <= 0)
+      throw new InvalidArgumentError(`${flag} must be an integer > 0`);
+    return number;
+  };
+}
+
+/** Flags of spec section 4.1 that this version accepts but does not run yet. */
+const NOT_YET: Array<{ key: string; flag: string }> = [
+  { key: "select", flag: "--select" },
+  { key: "cwdContext", flag: "--cwd-context" },
+  { key: "plan", flag: "--plan" },
+  { key: "planAndExecute", flag: "--plan-and-execute" },
+  { key: "executePlan", flag: "--execute-plan" },
+  { key: "web", flag: "--web" },
+  { key: "sessionId", flag: "--session-id" },
+  { key: "listSessions", flag: "--list-sessions" },
+  { key: "tracing", flag: "--tracing" },
+  { key: "personas", flag: "--personas" },
+  { key: "automation", flag: "--automation" },
+];
+
+/** Builds the program; `run` executes it on the given argv. */
+function buildProgram(version: string): Command {
+  const program = new Command("coord");
+  program
+    .description(
+      "Run a team of model-backed agents on a question: they answer in parallel, read each other's answers, vote or refine, and one final answer comes back.",
+    )
+    .version(version, "-V, --version")
+    .enablePositionalOptions()
+    .argument("[question]", "the question; without one, interactive chat starts")
+    .option("--config <path>", "YAML config, or @examples/NAME for a built-in example")
+    .addOption(
+      new Option("--backend <type>", "quick setup without a config: the provider").choices([
+        "openai",
+        "claude",
+        "gemini",
+        "grok",
+        "claude_code",
+        "azure_openai",
+        "zai",
+        "chatcompletion",
+        "lmstudio",
+        "vllm",
+        "sglang",
+        "ollama",
+        "local",
+        "scripted",
+      ]),
+    )
+    .option("--model <name>", "quick setup: model name (for --backend local, a .gguf file)")
+    .option(
+      "--system-message <text>",
+      "quick setup: the agent's system prompt (ignored with --config)",
+    )
+    .option(
+      "--single-agent [agent_id]",
+      "use one agent of the config (the first when no id is given)",
+    )
+    .option("--quick", "no refinement: each agent answers once, no voting loop")
+    .option("--coordination-mode <mode>", "coordination mode: voting (default) or decomposition")
+    .option("--no-display", "no live display: plain progress lines on stderr, the answer on stdout")
+    .option("--no-logs", "write no run logs")
+    .option("--debug", "verbose log in agent_outputs/log_<time>/coord_debug.log")
+    .option("--output-file <path>", "also write the final answer to this file")
+    .option("--select", "choose a config interactively (not available yet)")
+    .addOption(
+      new Option(
+        "--cwd-context <mode>",
+        "add the working directory to context paths (not available yet)",
+      ).choices(["ro", "rw", "read", "write"]),
+    )
+    .option("--plan", "planning only: create a task plan (not available yet)")
+    .addOption(
+      new Option("--plan-depth <depth>", "plan granularity").choices([
+        "dynamic",
+        "shallow",
+        "medium",
+        "deep",
+      ]),
+    )
+    .option("--plan-steps <n>", "task-count target for planning", positiveInteger("--plan-steps"))
+    .option(
+      "--plan-chunks <n>",
+      "chunk-count target for planning",
+      positiveInteger("--plan-chunks"),
+    )
+    .addOption(
+      new Option("--broadcast <mode>", "planning collaboration").choices([
+        "human",
+        "agents",
+        "false",
+      ]),
+    )
+    .option("--plan-and-execute", "create a plan and execute it (not available yet)")
+    .option("--execute-plan <plan>", "execute a plan: directory, id or latest (not available yet)")
+    .option("--web", "browser UI instead of the terminal UI (not available yet)")
+    .option("--web-host <host>", "browser UI host", "127.0.0.1")
+    .option("--web-port <port>", "browser UI port", positiveInteger("--web-port"), 8000)
+    .option("--no-browser", "with --web and a question, do not open a browser")
+    .option("--session-id <id>", "continue a memory session (not available yet)")
+    .option("--list-sessions", "list memory sessions (not available yet)")
+    .option("--tracing", "structured tracing of model calls (not available yet)")
+    .option(
+      "--personas <mode>",
+      "parallel persona generation, e.g. perspective (not available yet)",
+    )
+    .option("--automation", "fixed parseable output for scripts (not available yet)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  coord --backend local --model ./stories260K.gguf "What is 2+2?"
+  coord --config @examples/three_agents "Why is the sky blue?"
+  coord --config @examples/scripted_team --no-display "Any question"
+
+Exit codes: 0 success, 1 configuration or usage error, 2 every agent failed, 3 timeout, 4 interrupted.
+API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
+    )
+    .action(async (question: string | undefined, options: Record<string, unknown>) => {
+      for (const { key, flag } of NOT_YET) {
+        if (options[key] !== undefined && options[key] !== false) {
+          throw new ConfigError(`${flag} is not available yet in this version of coord`);
+        }
+      }
+      const text = question ?? (await readQuestionFromStdin());
+      if (text === undefined || text.trim() === "") {
+        throw new ConfigError(
+          'interactive chat is not available yet in this version of coord: pass a question, e.g. coord --config @examples/three_agents "your question"',
+        );
+      }
+      const { runQuestion } = await import("./commands/run.js");
+      const interrupt = new AbortController();
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (interrupts === 1) {
+          process.stderr.write("\ncoord: stopping (Ctrl+C again to quit at once)…\n");
+          interrupt.abort();
+        } else {
+          process.exit(ExitCode.interrupted);
+        }
+      };
+      process.on("SIGINT", onSigint);
+      try {
+        process.exitCode = await runQuestion(
+          text,
+          {
+            config: options.config as string | undefined,
+            backend: options.backend as string | undefined,
+            model: options.model as string | undefined,
+            systemMessage: options.systemMessage as string | undefined,
+            singleAgent: options.singleAgent as string | boolean | undefined,
+            quick: options.quick as boolean | undefined,
+            coordinationMode: options.coordinationMode as string | undefined,
+            display: options.display !== false,
+            logs: options.logs !== false,
+            debug: options.debug === true,
+            outputFile: options.outputFile as string | undefined,
+          },
+          {
+            stdout: process.stdout,
+            stderr: process.stderr,
+            env: process.env,
+            cwd: process.cwd(),
+            home: process.env.HOME ?? homedir(),
+            argv: process.argv.slice(2),
+            signal: interrupt.signal,
+            version,
+          },
+        );
+      } finally {
+        process.off("SIGINT", onSigint);
+      }
+    });
+  return program;
+}
+
+/** With no question and a piped stdin, the question is read from stdin (`echo q | coord`). */
+async function readQuestionFromStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8").trim();
+  return text === "" ? undefined : text;
+}
+
+/** Prints one line for a known error and sets the exit code; unknown errors are internal. */
+function reportError(error: unknown): number {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`coord: ${error.message}\n`);
+    return ExitCode.usage;
+  }
+  if (error instanceof Error && error.name === "EventLogError") {
+    process.stderr.write(`coord: ${error.message}\n`);
+    return ExitCode.usage;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`coord: internal error (please report it): ${message}\n`);
+  return ExitCode.execution;
+}
+
+// A closed pipe (`coord … | head`) is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
+const program = buildProgram(readVersion());
+program.exitOverride();
+program.configureOutput({
+  writeErr: (text) => process.stderr.write(text.startsWith("error:") ? `coord: ${text}` : text),
+});
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const code = (error as { code?: string }).code;
+  if (typeof code === "string" && code.startsWith("commander.")) {
+    // Help and version exit 0; parse errors (already printed) are usage errors.
+    process.exitCode =
+      code === "commander.helpDisplayed" ||
+      code === "commander.version" ||
+      code === "commander.help"
+        ? 0
+        : ExitCode.usage;
+  } else {
+    process.exitCode = reportError(error);
+  }
+}

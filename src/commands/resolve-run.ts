@@ -1,0 +1,112 @@
+/**
+ * From command-line flags to a runnable team: which config (quick setup, `--config`, or
+ * discovery), which coordination mode, and which agents. Spec section 1 "Configuration
+ * discovery", section 4.1, section 7; COORDINATION.md "Other modes".
+ */
+import type { Config } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+
+/** The flags of `coord [OPTIONS] "<question>"` this module reads. */
+export interface RunFlags {
+  config?: string | undefined;
+  backend?: string | undefined;
+  model?: string | undefined;
+  systemMessage?: string | undefined;
+  /** `--single-agent [ID]`: `true` when given without an id. */
+  singleAgent?: string | boolean | undefined;
+  quick?: boolean | undefined;
+  coordinationMode?: string | undefined;
+}
+
+/** A config ready to run, with where it came from and what to warn about. */
+export interface ResolvedConfig {
+  config: Config;
+  /** Absolute path of the config file; undefined for quick setup. */
+  path: string | undefined;
+  warnings: string[];
+}
+
+/**
+ * Loads the config the flags name: quick setup (`--backend`/`--model`), `--config PATH` (or
+ * `@examples/NAME`), else `.coord/config.yaml`, else `~/.config/coord/config.yaml`.
+ * @throws ConfigError for `--model` with `--config`, an unreadable or invalid config, no config at
+ *   all (with the message saying how to create one), or a backend this version cannot run.
+ */
+export async function resolveConfig(
+  flags: RunFlags,
+  context: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<ResolvedConfig> {
+  const config = await import("../config/index.js");
+  const warnings = config.checkFlagConflicts({
+    ...(flags.config !== undefined ? { config: flags.config } : {}),
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+    ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
+    ...(flags.systemMessage !== undefined ? { systemMessage: flags.systemMessage } : {}),
+  });
+  let resolved: ResolvedConfig;
+  if (flags.config === undefined && (flags.backend !== undefined || flags.model !== undefined)) {
+    const quick = config.quickSetupConfig({
+      ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
+      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(flags.systemMessage !== undefined ? { systemMessage: flags.systemMessage } : {}),
+    });
+    resolved = { config: quick, path: undefined, warnings };
+  } else {
+    const path =
+      flags.config !== undefined
+        ? config.resolveConfigPath(flags.config, context.cwd)
+        : await config.discoverConfig({ cwd: context.cwd, home: context.home });
+    if (path === undefined) throw new ConfigError(config.noConfigMessage());
+    const loaded = await config.loadConfigFile(path, { env: context.env });
+    resolved = {
+      config: loaded.config,
+      path: loaded.path,
+      warnings: [...warnings, ...loaded.warnings.map((warning) => warning.message)],
+    };
+  }
+  config.assertBackendsAvailable(
+    resolved.config,
+    resolved.path !== undefined ? { file: resolved.path } : {},
+  );
+  return resolved;
+}
+
+/** The mode and the agents (by index) that take part. */
+export interface ModeChoice {
+  mode: "voting" | "quick" | "single";
+  /** Indexes into `config.agents`, in config order. */
+  agentIndexes: number[];
+}
+
+/**
+ * Chooses the coordination mode: `--single-agent [ID]` (first agent by default), `--quick`, a
+ * one-agent config (single), else voting.
+ * @throws ConfigError for an unknown `--single-agent` id (listing the ids), or for
+ *   `decomposition`, which this version does not run yet.
+ */
+export function chooseMode(config: Config, flags: RunFlags): ModeChoice {
+  const coordinationMode = flags.coordinationMode ?? config.orchestrator.coordination_mode;
+  if (coordinationMode !== "voting") {
+    const known = ["voting", "decomposition"];
+    throw new ConfigError(
+      known.includes(coordinationMode)
+        ? `--coordination-mode ${coordinationMode} is not available yet in this version of coord; use voting (the default) or --quick`
+        : `--coordination-mode ${coordinationMode}: expected one of ${known.join(", ")}`,
+    );
+  }
+  if (flags.singleAgent !== undefined && flags.singleAgent !== false) {
+    const id = typeof flags.singleAgent === "string" ? flags.singleAgent : undefined;
+    const index = id === undefined ? 0 : config.agents.findIndex((agent) => agent.id === id);
+    if (index < 0) {
+      const ids = config.agents.map((agent) => agent.id).join(", ");
+      throw new ConfigError(
+        `--single-agent ${id}: no agent with that id; the config's agents are: ${ids}`,
+      );
+    }
+    return { mode: "single", agentIndexes: [index] };
+  }
+  const all = config.agents.map((_, index) => index);
+  if (flags.quick) return { mode: "quick", agentIndexes: all };
+  if (config.agents.length === 1) return { mode: "single", agentIndexes: all };
+  return { mode: "voting", agentIndexes: all };
+}

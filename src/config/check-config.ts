@@ -1,0 +1,51 @@
+/**
+ * Checks across keys that the schema cannot express: unique agent ids, a model for every backend
+ * that needs one, `presenter_agent` naming an agent.
+ */
+import type { KeyPath } from "./key-path.js";
+import type { Config } from "./schema.js";
+
+/** One problem: where (path in the validated config) and what ("expected …, received …"). */
+export interface ConfigProblem {
+  path: KeyPath;
+  text: string;
+}
+
+/**
+ * Returns the problems of a schema-valid config (empty when none) and fills in defaults that
+ * depend on other keys (`backend.model` of a `scripted` agent defaults to `"scripted"`).
+ */
+export function checkConfig(config: Config): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const firstIndexOf = new Map<string, number>();
+  for (const [index, agent] of config.agents.entries()) {
+    const earlier = firstIndexOf.get(agent.id);
+    if (earlier === undefined) firstIndexOf.set(agent.id, index);
+    else {
+      problems.push({
+        path: ["agents", index, "id"],
+        text: `duplicate agent id ${JSON.stringify(agent.id)} (also agents[${earlier}].id); give each agent its own id`,
+      });
+    }
+    if (agent.backend.model === undefined) {
+      if (agent.backend.type === "scripted") agent.backend.model = "scripted";
+      else {
+        const what = agent.backend.type === "local" ? "the path of a GGUF file" : "the model name";
+        problems.push({
+          path: ["agents", index, "backend", "model"],
+          text: `expected string (${what}) for backend ${agent.backend.type}, but the key is missing`,
+        });
+      }
+    }
+  }
+  const presenter = config.orchestrator.presenter_agent;
+  if (presenter !== undefined && !firstIndexOf.has(presenter)) {
+    problems.push({
+      path: ["orchestrator", "presenter_agent"],
+      text: `expected one of the agent ids ${[...firstIndexOf.keys()]
+        .map((id) => JSON.stringify(id))
+        .join(" | ")}, received ${JSON.stringify(presenter)}`,
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,91 @@
+/**
+ * Turns a zod issue into "expected …, received …" text for config messages (STYLE.md rule 7).
+ */
+import type { z } from "zod";
+import type { KeyPath } from "./key-path.js";
+
+/**
+ * Describes one validation issue, e.g. `expected string, received number`,
+ * `expected one of "lenient" | "balanced" | "strict", received "loose"`,
+ * `expected a number <= 2, received 3`, `expected object, but the key is missing`.
+ *
+ * @param root The value that was validated; the received value is looked up at `issue.path`.
+ */
+export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
+  const received = valueAt(root, issue.path);
+  const receivedText =
+    received === undefined ? "but the key is missing" : `received ${describeValue(received)}`;
+  switch (issue.code) {
+    case "invalid_type":
+      return received === undefined
+        ? `expected ${typeName(issue.expected)}, but the key is missing`
+        : `expected ${typeName(issue.expected)}, received ${describeType(received)}`;
+    case "invalid_value":
+      return `expected ${issue.values.length === 1 ? "" : "one of "}${issue.values
+        .map((item) => JSON.stringify(item))
+        .join(" | ")}, ${receivedText}`;
+    case "too_small":
+      return `expected ${bound(issue.origin, issue.inclusive ? ">=" : ">", issue.minimum)}, ${receivedText}`;
+    case "too_big":
+      return `expected ${bound(issue.origin, issue.inclusive ? "<=" : "<", issue.maximum)}, ${receivedText}`;
+    case "invalid_union": {
+      const expected = [
+        ...new Set(
+          issue.errors.flatMap((branch) =>
+            branch.flatMap((inner) =>
+              inner.code === "invalid_type" && inner.path.length === 0
+                ? [typeName(inner.expected)]
+                : [],
+            ),
+          ),
+        ),
+      ];
+      return expected.length > 0
+        ? `expected ${expected.join(" or ")}, ${received === undefined ? receivedText : `received ${describeType(received)}`}`
+        : `${issue.message}, ${receivedText}`;
+    }
+    default:
+      return issue.message;
+  }
+}
+
+function bound(origin: string, operator: string, limit: number | bigint): string {
+  if (origin === "array") return `a list with ${operator} ${limit} item(s)`;
+  if (origin === "string") return `a string with ${operator} ${limit} character(s)`;
+  return `a number ${operator} ${limit}`;
+}
+
+function typeName(expected: string): string {
+  return expected === "int" ? "integer" : expected;
+}
+
+/** The type of a YAML value as users know it: string, number, boolean, null, array, object. */
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** A short rendering of a received value: `"loose"`, `3`, `array`. */
+function describeValue(value: unknown): string {
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  }
+  if (typeof value === "number" || typeof value === "boolean" || value === null)
+    return String(value);
+  return describeType(value);
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current = root;
+  for (const segment of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+}
+
+/** Converts a zod issue path (which may hold symbols) to a key path. */
+export function issueKeyPath(issue: z.core.$ZodIssue): KeyPath {
+  return issue.path.map((segment) => (typeof segment === "number" ? segment : String(segment)));
+}

@@ -1,0 +1,59 @@
+/**
+ * Finding the config when no `--config` is given (spec section 1 "Configuration discovery").
+ */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { EXAMPLES_PREFIX, examplesDir, listExamples } from "./examples.js";
+
+/** The project config, relative to the working directory. */
+export const PROJECT_CONFIG_PATH = join(".coord", "config.yaml");
+
+/** The global default config, `~/.config/coord/config.yaml`. */
+export function globalConfigPath(home: string): string {
+  return join(home, ".config", "coord", "config.yaml");
+}
+
+/**
+ * Looks for a config in priority order: `.coord/config.yaml` in `cwd`, then
+ * `~/.config/coord/config.yaml` under `home`.
+ *
+ * @returns The absolute path of the first one that exists as a file, or `undefined` (the CLI then
+ *   prints {@link noConfigMessage} until the setup wizard exists).
+ */
+export async function discoverConfig(options: {
+  cwd: string;
+  home: string;
+}): Promise<string | undefined> {
+  for (const candidate of [
+    join(options.cwd, PROJECT_CONFIG_PATH),
+    globalConfigPath(options.home),
+  ]) {
+    const info = await stat(candidate).catch(() => undefined);
+    if (info?.isFile() === true) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * What to print when no config was found: where coord looked and the commands that fix it (copy a
+ * built-in example, name one with `--config @examples/NAME`, or use `--backend/--model`).
+ * Several lines, no trailing newline.
+ */
+export function noConfigMessage(): string {
+  const examples = listExamples();
+  return [
+    "No config found: coord looked for .coord/config.yaml (in this directory) and ~/.config/coord/config.yaml.",
+    "Create one from a built-in example (then edit it):",
+    `  mkdir -p .coord && cp ${quote(join(examplesDir(), "three_agents.yaml"))} .coord/config.yaml`,
+    "or run without a config file:",
+    `  coord --config ${EXAMPLES_PREFIX}three_agents "your question"`,
+    '  coord --backend openai --model gpt-4o-mini "your question"',
+    '  coord --backend local --model ./model.gguf "your question"',
+    `Built-in examples: ${examples.join(", ")} (${EXAMPLES_PREFIX}scripted_team needs no API key).`,
+    "API keys come from the environment or ~/.config/coord/.env (e.g. OPENAI_API_KEY=…).",
+  ].join("\n");
+}
+
+function quote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}

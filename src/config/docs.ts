@@ -1,0 +1,153 @@
+/**
+ * The config reference (docs/config.md) and the JSON Schema for editors (config.schema.json),
+ * both generated from the zod schema (STYLE.md rules 8 and 13). `docs.test.ts` fails when the
+ * committed files differ; regenerate with `npx vitest run src/config/docs.test.ts -u`.
+ */
+import { z } from "zod";
+import { ConfigSchema } from "./schema.js";
+
+/** A JSON Schema node, as far as the reference table reads it. */
+interface JsonSchemaNode {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  description?: string;
+  default?: unknown;
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchemaNode;
+  items?: JsonSchemaNode;
+  anyOf?: JsonSchemaNode[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+}
+
+/** One row of the reference table. */
+interface ReferenceRow {
+  path: string;
+  type: string;
+  required: boolean;
+  default: string;
+  description: string;
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of the config file as users write it: keys with defaults are
+ * optional, unknown keys allowed (they are warnings). Not yet formatted: the caller pretty-prints.
+ */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = inputJsonSchema();
+  return {
+    $schema: schema.$schema,
+    title: "coord config",
+    description:
+      "The YAML config of coord (agents, orchestrator, timeouts, UI). Generated from src/config/schema.ts.",
+    ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema")),
+  };
+}
+
+/**
+ * `z.toJSONSchema` of the config as written: `agents[].id` is optional there (the loader fills in
+ * `agent_a`, `agent_b`, …), though the validated config always has it.
+ */
+function inputJsonSchema(): JsonSchemaNode & { $schema?: string } {
+  const schema = z.toJSONSchema(ConfigSchema, { io: "input" }) as JsonSchemaNode & {
+    $schema?: string;
+  };
+  const agent = schema.properties?.agents?.items;
+  if (agent?.required !== undefined) agent.required = agent.required.filter((key) => key !== "id");
+  return schema;
+}
+
+/** The JSON Schema as text: `JSON.stringify` with two-space indent and a final newline. */
+export function renderConfigJsonSchema(): string {
+  return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+}
+
+/** docs/config.md: an introduction, then one table row per key (dotted path, type, default, description). */
+export function renderConfigReference(): string {
+  const rows = referenceRows(inputJsonSchema(), "");
+  const table = [
+    "| key | type | default | description |",
+    "|---|---|---|---|",
+    ...rows.map(
+      (row) =>
+        `| \`${row.path}\`${row.required ? " (required)" : ""} | ${cell(row.type)} | ${cell(row.default)} | ${cell(row.description)} |`,
+    ),
+  ];
+  return [
+    "# Configuration reference",
+    "",
+    "<!-- Generated from src/config/schema.ts by src/config/docs.ts; do not edit. -->",
+    "<!-- Regenerate: npx vitest run src/config/docs.test.ts -u -->",
+    "",
+    "A config is a YAML file: `coord --config PATH`, or `--config @examples/NAME` for a built-in",
+    "example. Without `--config`, coord reads `.coord/config.yaml`, then `~/.config/coord/config.yaml`.",
+    "The JSON Schema for editors is `config.schema.json`.",
+    "",
+    "- Keys follow MassGen's, so MassGen configs load: a key coord does not know is a warning with",
+    "  its position and dotted path (`unknown key agents[0].foo (ignored)`), never an error. A single",
+    "  `agent:` is read as `agents: [agent]`; agents without `id` get `agent_a`, `agent_b`, ….",
+    "- `agents[].backend` takes any further key without a warning: provider parameters are passed on.",
+    "- `${VAR}` in a string value is the environment variable VAR (an error when unset);",
+    "  `${VAR:-default}` falls back to `default` when VAR is unset or empty; `$${` is a literal `${`.",
+    "  Variables come from the environment and `~/.config/coord/.env` (the environment wins).",
+    "- A key written with no value (`ui:` and nothing under it) counts as absent.",
+    "- `agents[].backend.model` is required for every backend type except `scripted`.",
+    "",
+    ...table,
+    "",
+  ].join("\n");
+}
+
+function referenceRows(node: JsonSchemaNode, path: string): ReferenceRow[] {
+  const required = new Set(node.required ?? []);
+  return Object.entries(node.properties ?? {}).flatMap(([key, child]) => {
+    const childPath = path === "" ? key : `${path}.${key}`;
+    const row: ReferenceRow = {
+      path: childPath,
+      type: typeText(child),
+      required: required.has(key) && child.default === undefined,
+      default: defaultText(child.default),
+      description: child.description ?? "",
+    };
+    const nested =
+      child.items !== undefined
+        ? referenceRows(child.items, `${childPath}[]`)
+        : referenceRows(child, childPath);
+    return [row, ...nested];
+  });
+}
+
+function typeText(node: JsonSchemaNode): string {
+  if (node.enum !== undefined)
+    return node.enum.map((value) => `\`${JSON.stringify(value)}\``).join(" | ");
+  if (node.anyOf !== undefined) return node.anyOf.map(typeText).join(" or ");
+  if (node.type === "array")
+    return `list of ${node.items === undefined ? "any" : typeText(node.items)}`;
+  if (node.type === "object" && node.properties === undefined) return "map";
+  const base = Array.isArray(node.type) ? node.type.join(" or ") : (node.type ?? "any");
+  const bounds = [
+    isBound(node.minimum) ? `≥ ${node.minimum}` : "",
+    isBound(node.exclusiveMinimum) ? `> ${node.exclusiveMinimum}` : "",
+    isBound(node.maximum) ? `≤ ${node.maximum}` : "",
+  ].filter((text) => text !== "");
+  return bounds.length > 0 ? `${base} (${bounds.join(", ")})` : base;
+}
+
+/** A bound worth showing: set, and not just the safe-integer range zod adds to `.int()`. */
+function isBound(value: number | undefined): value is number {
+  return value !== undefined && Math.abs(value) !== Number.MAX_SAFE_INTEGER;
+}
+
+function defaultText(value: unknown): string {
+  if (value === undefined) return "";
+  if (typeof value === "object" && value !== null && Object.keys(value).length > 0)
+    return "see below";
+  return `\`${JSON.stringify(value)}\``;
+}
+
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}

@@ -1,0 +1,55 @@
+/**
+ * `${VAR}` and `${VAR:-default}` expansion in config string values (the issue's "`${VAR}` expands
+ * from the environment").
+ */
+import type { KeyPath } from "./key-path.js";
+
+/** Environment variables: name → value (`undefined` = unset). */
+export type EnvRecord = Readonly<Record<string, string | undefined>>;
+
+const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Returns a copy of `value` with every string expanded: `${VAR}` is the variable's value,
+ * `${VAR:-default}` the value or, when the variable is unset or empty, `default`; `$${` is a
+ * literal `${`. Keys are not expanded; numbers, booleans and null are kept.
+ *
+ * @param onMissing Called for `${VAR}` without a default when VAR is unset, with the key path of
+ *   the string (in `value`) and the variable name; it must throw (the loader throws a ConfigError).
+ */
+export function expandEnv(
+  value: unknown,
+  env: EnvRecord,
+  onMissing: (path: KeyPath, variable: string) => never,
+  path: KeyPath = [],
+): unknown {
+  if (typeof value === "string") {
+    return value.replace(REFERENCE, (_match, name: string | undefined, fallback?: string) => {
+      if (name === undefined) return "${";
+      const current = env[name];
+      if (fallback !== undefined)
+        return current === undefined || current === "" ? fallback : current;
+      if (current === undefined) onMissing(path, name);
+      return current;
+    });
+  }
+  if (Array.isArray(value)) {
+    return value.map((item: unknown, index) => expandEnv(item, env, onMissing, [...path, index]));
+  }
+  if (isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        expandEnv(item, env, onMissing, [...path, key]),
+      ]),
+    );
+  }
+  return value;
+}
+
+/** True for `{…}` objects (what YAML mappings become), false for arrays, null and class instances. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

@@ -1,0 +1,134 @@
+/**
+ * A compact live status block for terminals (stderr is a TTY): one line per agent with its
+ * status and latest text, and a header with the phase, elapsed time and tokens. Renders only
+ * from the reducer's state (STYLE.md rule 3); redraws are throttled. The full Ink interface is
+ * a separate component; this is the dependable fallback that never touches stdout.
+ */
+import type { AgentState, RunState } from "../../session/reducer.js";
+import { oneLine } from "./trace-lines.js";
+
+/** Where the block is drawn: a TTY stream. */
+export interface TerminalLike {
+  write(text: string): boolean;
+  columns?: number;
+}
+
+const STATUS_TEXT: Record<AgentState["status"], string> = {
+  waiting: "waiting",
+  thinking: "thinking",
+  tool: "using a tool",
+  answered: "answered",
+  voted: "voted",
+  stopped: "stopped",
+  error: "error",
+  removed: "removed",
+  presenting: "presenting",
+  done: "done",
+};
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+function agentLine(agent: AgentState, state: RunState, width: number, frame: number): string {
+  const busy =
+    agent.status === "thinking" || agent.status === "tool" || agent.status === "presenting";
+  const mark = busy
+    ? SPINNER[frame % SPINNER.length]!
+    : agent.status === "removed" || agent.status === "error"
+      ? "✗"
+      : agent.status === "voted" || agent.status === "answered" || agent.status === "done"
+        ? "✓"
+        : "·";
+  let status = STATUS_TEXT[agent.status];
+  if (agent.status === "answered" && agent.currentAnswerLabel)
+    status = `answered ${agent.currentAnswerLabel}`;
+  if (agent.status === "voted" && agent.vote) {
+    const target = state.agents.find((candidate) => candidate.id === agent.vote!.targetAgentId);
+    status = `voted for ${target?.id ?? agent.vote.targetAnonId}`;
+  }
+  if (agent.status === "tool" && agent.activeTool) status = `using ${agent.activeTool}`;
+  if ((agent.status === "thinking" || agent.status === "tool") && agent.round > 0)
+    status += ` (round ${agent.round})`;
+  if (agent.status === "removed" && agent.lastError)
+    status = `removed: ${oneLine(agent.lastError.message, 60)}`;
+  const head = ` ${mark} ${agent.id} [${agent.model}] ${status}`;
+  const latest = busy
+    ? oneLine(agent.text || agent.reasoning).slice(-Math.max(0, width - head.length - 4))
+    : "";
+  const line = latest ? `${head}  ${latest}` : head;
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+function headerLine(state: RunState, now: number): string {
+  const elapsed = state.startedAt !== null ? ((now - state.startedAt) / 1000).toFixed(1) : "0.0";
+  const usage = state.totals.usage;
+  const tokens = usage.inputTokens + usage.outputTokens;
+  const votes = state.votes.length;
+  return `coord · ${state.mode ?? "…"} · ${state.phase} · ${state.answers.length} answers · ${votes} votes · ${elapsed} s · ${tokens.toLocaleString("en-US")} tokens`;
+}
+
+/** The live block: call `update(state)` on every event, `clear()` before printing anything else. */
+export interface LiveStatus {
+  update(state: RunState): void;
+  /** Erases the block and stops redrawing. */
+  clear(): void;
+}
+
+/**
+ * @param out a TTY stream (stderr).
+ * @param options.intervalMs minimum ms between redraws. Default 80.
+ * @param options.now clock for the elapsed time; default Date.now.
+ */
+export function createLiveStatus(
+  out: TerminalLike,
+  options: { intervalMs?: number; now?: () => number } = {},
+): LiveStatus {
+  const intervalMs = options.intervalMs ?? 80;
+  const now = options.now ?? Date.now;
+  let drawnLines = 0;
+  let lastDraw = 0;
+  let latest: RunState | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  let frame = 0;
+  let stopped = false;
+
+  const erase = () => {
+    if (drawnLines > 0) out.write(`\x1b[${drawnLines}F\x1b[0J`);
+    drawnLines = 0;
+  };
+  const draw = () => {
+    timer = undefined;
+    if (stopped || !latest) return;
+    const width = Math.max(40, (out.columns ?? 100) - 1);
+    const lines = [
+      headerLine(latest, now()),
+      ...latest.agents.map((agent) => agentLine(agent, latest!, width, frame)),
+    ];
+    frame++;
+    erase();
+    out.write(lines.map((line) => line.slice(0, width)).join("\n") + "\n");
+    drawnLines = lines.length;
+    lastDraw = now();
+  };
+
+  return {
+    update(state) {
+      latest = state;
+      if (stopped) return;
+      // Keep the spinner and clock moving while a model call streams nothing.
+      ticker ??= setInterval(() => timer ?? draw(), 250);
+      ticker.unref?.();
+      if (timer) return;
+      const wait = Math.max(0, intervalMs - (now() - lastDraw));
+      timer = setTimeout(draw, wait);
+      timer.unref?.();
+    },
+    clear() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (ticker) clearInterval(ticker);
+      timer = undefined;
+      erase();
+    },
+  };
+}
