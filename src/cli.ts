@@ -57,7 +57,10 @@ function buildProgram(version: string): Command {
     )
     .version(version, "-V, --version")
     .enablePositionalOptions()
-    .argument("[question]", "the question; without one, interactive chat starts")
+    .argument(
+      "[question]",
+      "the question (read from stdin when piped); interactive chat is not available yet",
+    )
     .option("--config <path>", "YAML config, or @examples/NAME for a built-in example")
     .addOption(
       new Option("--backend <type>", "quick setup without a config: the provider").choices([

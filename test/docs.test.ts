@@ -1,0 +1,38 @@
+/**
+ * Docs come from code and fail when they drift (STYLE.md rule 13): docs/cli.md from the built
+ * CLI's `--help`, docs/events.md from the event schema. Run with UPDATE_DOCS=1 to rewrite them.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { renderEventReference } from "../src/events/docs.js";
+import { makeSandbox, REPO_ROOT, runCli } from "./support/cli.js";
+
+async function expectDoc(file: string, expected: string): Promise<void> {
+  const path = join(REPO_ROOT, file);
+  if (process.env.UPDATE_DOCS === "1") await writeFile(path, expected);
+  const actual = await readFile(path, "utf8").catch(() => "");
+  expect(actual, `${file} is out of date: run UPDATE_DOCS=1 npx vitest run test/docs.test.ts`).toBe(
+    expected,
+  );
+}
+
+test("docs/cli.md is the CLI's --help", async () => {
+  const help = await runCli(["--help"], await makeSandbox());
+  expect(help.code).toBe(0);
+  const text = [
+    "# Command-line reference",
+    "",
+    "<!-- Generated from `coord --help` by test/docs.test.ts (UPDATE_DOCS=1 to rewrite). -->",
+    "",
+    "```text",
+    help.stdout.trimEnd(),
+    "```",
+    "",
+  ].join("\n");
+  await expectDoc("docs/cli.md", text);
+});
+
+test("docs/events.md is the event schema", async () => {
+  await expectDoc("docs/events.md", renderEventReference() + "\n");
+});
