@@ -1,0 +1,117 @@
+/**
+ * Usage, round and tool counters of one agent or of the whole run, and the pure functions that
+ * add one `usage`, `round-end` or `tool-result` event to them (used by the reducer).
+ *
+ * Units: token counts are tokens, `*Ms` fields are milliseconds.
+ */
+import type { EventOf, RoundOutcome, Usage } from "../events/events.js";
+
+/** Model usage summed over calls. Tokens are tokens; `modelCallMs` and `ttftMsTotal` are ms. */
+export interface UsageTotals {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+  readonly cachedInputTokens: number;
+  readonly modelCalls: number;
+  /** Sum of the model calls' wall time. */
+  readonly modelCallMs: number;
+  /** Sum of time-to-first-token over the calls that reported one. */
+  readonly ttftMsTotal: number;
+  /** Number of calls that reported a time-to-first-token. */
+  readonly ttftCount: number;
+}
+
+/** Rounds counted by how they ended (`round-end.outcome`). */
+export type RoundCounts = Readonly<Record<RoundOutcome, number>>;
+
+/** One tool's calls, counted when its `tool-result` arrives. `totalMs` in ms. */
+export interface ToolStats {
+  readonly calls: number;
+  readonly failures: number;
+  readonly totalMs: number;
+}
+
+/** Usage, rounds and tools of one agent or of the whole run. */
+export interface Counters {
+  readonly usage: UsageTotals;
+  readonly rounds: RoundCounts;
+  /** Sum of `round-end.durationMs`. */
+  readonly roundMs: number;
+  /** Per tool name, in first-seen order. */
+  readonly tools: Readonly<Record<string, ToolStats>>;
+}
+
+const ZERO_USAGE: UsageTotals = {
+  inputTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  cachedInputTokens: 0,
+  modelCalls: 0,
+  modelCallMs: 0,
+  ttftMsTotal: 0,
+  ttftCount: 0,
+};
+const ZERO_ROUNDS: RoundCounts = {
+  answer: 0,
+  vote: 0,
+  stop: 0,
+  invalid: 0,
+  error: 0,
+  aborted: 0,
+  final: 0,
+};
+
+/** Counters before any event. */
+export const ZERO_COUNTERS: Counters = {
+  usage: ZERO_USAGE,
+  rounds: ZERO_ROUNDS,
+  roundMs: 0,
+  tools: {},
+};
+
+/** Adds one model call (`usage` event). */
+export function addUsage(counters: Counters, event: EventOf<"usage">): Counters {
+  const usage: Usage = event.usage;
+  const total = counters.usage;
+  const ttft = event.timeToFirstTokenMs;
+  return {
+    ...counters,
+    usage: {
+      inputTokens: total.inputTokens + usage.inputTokens,
+      outputTokens: total.outputTokens + usage.outputTokens,
+      reasoningTokens: total.reasoningTokens + usage.reasoningTokens,
+      cachedInputTokens: total.cachedInputTokens + usage.cachedInputTokens,
+      modelCalls: total.modelCalls + 1,
+      modelCallMs: total.modelCallMs + event.durationMs,
+      ttftMsTotal: total.ttftMsTotal + (ttft ?? 0),
+      ttftCount: total.ttftCount + (ttft === undefined ? 0 : 1),
+    },
+  };
+}
+
+/** Adds one finished round (`round-end` event); `durationMs` in ms. */
+export function addRound(counters: Counters, outcome: RoundOutcome, durationMs: number): Counters {
+  return {
+    ...counters,
+    rounds: { ...counters.rounds, [outcome]: counters.rounds[outcome] + 1 },
+    roundMs: counters.roundMs + durationMs,
+  };
+}
+
+/** Adds one tool call (`tool-result` event) to its tool's stats. */
+export function addTool(counters: Counters, event: EventOf<"tool-result">): Counters {
+  const previous: ToolStats = Object.hasOwn(counters.tools, event.toolName)
+    ? counters.tools[event.toolName]!
+    : { calls: 0, failures: 0, totalMs: 0 };
+  return {
+    ...counters,
+    tools: {
+      ...counters.tools,
+      [event.toolName]: {
+        calls: previous.calls + 1,
+        failures: previous.failures + (event.isError ? 1 : 0),
+        totalMs: previous.totalMs + event.durationMs,
+      },
+    },
+  };
+}

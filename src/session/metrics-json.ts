@@ -1,0 +1,127 @@
+/**
+ * metrics.json: the usage summary the log writer writes when a run closes, rendered from the
+ * reducer's {@link RunState} by {@link toMetricsJson} (ARCHITECTURE.md "Files on disk").
+ */
+import type { CoordinationMode, RoundOutcome, RunEndReason } from "../events/events.js";
+import type { Counters } from "./counters.js";
+import { wallTimeMs, type AgentStatus, type RunState } from "./run-state.js";
+import { SUMMARY_SCHEMA_VERSION } from "./status-json.js";
+
+/** Counters of one agent or of the run, as written in metrics.json. */
+export interface MetricsCountersJson {
+  /** Token counts (tokens). `total` = input + output (reasoning is part of output where the provider counts it so; it is reported, not added). */
+  tokens: { input: number; output: number; reasoning: number; cached_input: number; total: number };
+  model_calls: number;
+  /** Sum of model-call wall time, ms. */
+  model_call_ms: number;
+  /** Time to first token over the calls that reported it, ms; `mean_ms` null when count is 0. */
+  time_to_first_token: { count: number; total_ms: number; mean_ms: number | null };
+  /** Rounds by outcome, plus `total`. */
+  rounds: Record<RoundOutcome | "total", number>;
+  /** Sum of round wall time, ms. */
+  round_ms: number;
+  /** Per tool name: calls, failures (isError results), total and mean duration in ms. */
+  tools: Record<string, { calls: number; failures: number; total_ms: number; mean_ms: number }>;
+  tool_calls: number;
+  tool_failures: number;
+  /** Sum of tool durations, ms. */
+  tool_ms: number;
+  /** Filled from a price table later; null = unknown. */
+  cost_usd: number | null;
+}
+
+/**
+ * metrics.json: usage summary of a run.
+ *
+ * ```
+ * { schema_version: 1, run_id: string|null, question: string, mode: string|null,
+ *   end_reason: string|null, wall_time_ms: number (ms),
+ *   agents: [{ id, anon_id, backend, model, status, answers: number, ...MetricsCountersJson }],
+ *   totals: MetricsCountersJson }
+ * ```
+ * Totals also count events not attributed to a known agent, so they are at least the sum of
+ * the agents' figures (equal when every event names an agent).
+ */
+export interface MetricsJson {
+  schema_version: number;
+  run_id: string | null;
+  question: string;
+  mode: CoordinationMode | null;
+  end_reason: RunEndReason | null;
+  wall_time_ms: number;
+  agents: (MetricsCountersJson & {
+    id: string;
+    anon_id: string;
+    backend: string;
+    model: string;
+    status: AgentStatus;
+    answers: number;
+  })[];
+  totals: MetricsCountersJson;
+}
+
+/** The metrics.json object for a state (shape: {@link MetricsJson}). Pure. */
+export function toMetricsJson(state: RunState): MetricsJson {
+  return {
+    schema_version: SUMMARY_SCHEMA_VERSION,
+    run_id: state.runId,
+    question: state.question,
+    mode: state.mode,
+    end_reason: state.endReason,
+    wall_time_ms: wallTimeMs(state),
+    agents: state.agents.map((agent) => ({
+      id: agent.id,
+      anon_id: agent.anonId,
+      backend: agent.backend,
+      model: agent.model,
+      status: agent.status,
+      answers: agent.answerCount,
+      ...countersJson(agent.counters),
+    })),
+    totals: countersJson(state.totals),
+  };
+}
+
+function countersJson(counters: Counters): MetricsCountersJson {
+  const { usage, rounds } = counters;
+  const tools: MetricsCountersJson["tools"] = {};
+  let toolCalls = 0;
+  let toolFailures = 0;
+  let toolMs = 0;
+  for (const [name, stats] of Object.entries(counters.tools)) {
+    tools[name] = {
+      calls: stats.calls,
+      failures: stats.failures,
+      total_ms: stats.totalMs,
+      mean_ms: stats.calls === 0 ? 0 : stats.totalMs / stats.calls,
+    };
+    toolCalls += stats.calls;
+    toolFailures += stats.failures;
+    toolMs += stats.totalMs;
+  }
+  let roundTotal = 0;
+  for (const count of Object.values(rounds)) roundTotal += count;
+  return {
+    tokens: {
+      input: usage.inputTokens,
+      output: usage.outputTokens,
+      reasoning: usage.reasoningTokens,
+      cached_input: usage.cachedInputTokens,
+      total: usage.inputTokens + usage.outputTokens,
+    },
+    model_calls: usage.modelCalls,
+    model_call_ms: usage.modelCallMs,
+    time_to_first_token: {
+      count: usage.ttftCount,
+      total_ms: usage.ttftMsTotal,
+      mean_ms: usage.ttftCount === 0 ? null : usage.ttftMsTotal / usage.ttftCount,
+    },
+    rounds: { ...rounds, total: roundTotal },
+    round_ms: counters.roundMs,
+    tools,
+    tool_calls: toolCalls,
+    tool_failures: toolFailures,
+    tool_ms: toolMs,
+    cost_usd: null,
+  };
+}

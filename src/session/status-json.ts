@@ -1,0 +1,178 @@
+/**
+ * status.json: the snapshot of a run the log writer rewrites while it goes on, rendered from the
+ * reducer's {@link RunState} by {@link toStatusJson} (ARCHITECTURE.md "Files on disk").
+ */
+import type { CoordinationMode, RunEndReason } from "../events/events.js";
+import {
+  wallTimeMs,
+  type AgentStatus,
+  type RunPhase,
+  type RunState,
+  type WinnerInfo,
+} from "./run-state.js";
+
+/** Version of the status.json and metrics.json shapes, written as `schema_version`. */
+export const SUMMARY_SCHEMA_VERSION = 1;
+
+/** One agent in status.json. */
+export interface StatusAgentJson {
+  id: string;
+  anon_id: string;
+  backend: string;
+  model: string;
+  status: AgentStatus;
+  /** Current 1-based round; 0 before the first. */
+  round: number;
+  answer_count: number;
+  /** `agent<N>.<M>` or null. */
+  current_answer: string | null;
+  vote: { target_agent_id: string; target_anon_id: string; label: string; reason: string } | null;
+  last_error: { message: string; fatal: boolean; retryable: boolean; round: number } | null;
+}
+
+/**
+ * status.json: a snapshot of the run, rewritten atomically while it goes on.
+ *
+ * ```
+ * { schema_version: 1, run_id: string|null, question: string, mode: string|null,
+ *   phase: "starting"|"coordinating"|"presenting"|"done",
+ *   started_at / updated_at / ended_at: ISO-8601 UTC | null  (updated_at = latest event),
+ *   elapsed_ms: number (ms, see wallTimeMs), last_seq: number, event_count: number,
+ *   end_reason: "completed"|"failed"|"timeout"|"interrupted"|null, error: string|null,
+ *   agents: StatusAgentJson[] (config order),
+ *   answer_count: number, answers: [{label, agent_id, anon_id, round}] (oldest first, no content),
+ *   votes: [{voter_id, voter_anon_id, target_agent_id, target_anon_id, label, reason}],
+ *   vote_tally: {<real agent id>: votes}, votes_reset_count: number,
+ *   winner: {agent_id, anon_id, label, votes, tally, tie_broken, basis} | null,
+ *   presenter_id: string|null, final_answer_label: string|null, has_final_answer: boolean }
+ * ```
+ */
+export interface StatusJson {
+  schema_version: number;
+  run_id: string | null;
+  question: string;
+  mode: CoordinationMode | null;
+  phase: RunPhase;
+  started_at: string | null;
+  updated_at: string | null;
+  ended_at: string | null;
+  elapsed_ms: number;
+  last_seq: number;
+  event_count: number;
+  end_reason: RunEndReason | null;
+  error: string | null;
+  agents: StatusAgentJson[];
+  answer_count: number;
+  answers: { label: string; agent_id: string; anon_id: string; round: number }[];
+  votes: {
+    voter_id: string;
+    voter_anon_id: string;
+    target_agent_id: string;
+    target_anon_id: string;
+    label: string;
+    reason: string;
+  }[];
+  vote_tally: Record<string, number>;
+  votes_reset_count: number;
+  winner: {
+    agent_id: string | null;
+    anon_id: string;
+    label: string;
+    votes: number;
+    tally: Record<string, number>;
+    tie_broken: boolean;
+    basis: WinnerInfo["basis"];
+  } | null;
+  presenter_id: string | null;
+  final_answer_label: string | null;
+  has_final_answer: boolean;
+}
+
+/** The status.json object for a state (shape: {@link StatusJson}). Pure. */
+export function toStatusJson(state: RunState): StatusJson {
+  const tally: Record<string, number> = {};
+  for (const vote of state.votes) {
+    tally[vote.targetAgentId] =
+      (Object.hasOwn(tally, vote.targetAgentId) ? tally[vote.targetAgentId]! : 0) + 1;
+  }
+  const winner = state.winner;
+  return {
+    schema_version: SUMMARY_SCHEMA_VERSION,
+    run_id: state.runId,
+    question: state.question,
+    mode: state.mode,
+    phase: state.phase,
+    started_at: isoTime(state.startedAt),
+    updated_at: isoTime(state.lastEventAt),
+    ended_at: isoTime(state.endedAt),
+    elapsed_ms: wallTimeMs(state),
+    last_seq: state.lastSeq,
+    event_count: state.eventCount,
+    end_reason: state.endReason,
+    error: state.error,
+    agents: state.agents.map((agent) => ({
+      id: agent.id,
+      anon_id: agent.anonId,
+      backend: agent.backend,
+      model: agent.model,
+      status: agent.status,
+      round: agent.round,
+      answer_count: agent.answerCount,
+      current_answer: agent.currentAnswerLabel,
+      vote:
+        agent.vote === null
+          ? null
+          : {
+              target_agent_id: agent.vote.targetAgentId,
+              target_anon_id: agent.vote.targetAnonId,
+              label: agent.vote.label,
+              reason: agent.vote.reason,
+            },
+      last_error:
+        agent.lastError === null
+          ? null
+          : {
+              message: agent.lastError.message,
+              fatal: agent.lastError.fatal,
+              retryable: agent.lastError.retryable,
+              round: agent.lastError.round,
+            },
+    })),
+    answer_count: state.answers.length,
+    answers: state.answers.map((answer) => ({
+      label: answer.label,
+      agent_id: answer.agentId,
+      anon_id: answer.anonId,
+      round: answer.round,
+    })),
+    votes: state.votes.map((vote) => ({
+      voter_id: vote.voterId,
+      voter_anon_id: vote.voterAnonId,
+      target_agent_id: vote.targetAgentId,
+      target_anon_id: vote.targetAnonId,
+      label: vote.label,
+      reason: vote.reason,
+    })),
+    vote_tally: tally,
+    votes_reset_count: state.votesResetCount,
+    winner:
+      winner === null
+        ? null
+        : {
+            agent_id: winner.agentId,
+            anon_id: winner.anonId,
+            label: winner.label,
+            votes: winner.votes,
+            tally: { ...winner.tally },
+            tie_broken: winner.tieBroken,
+            basis: winner.basis,
+          },
+    presenter_id: state.presenterId,
+    final_answer_label: state.finalAnswerLabel,
+    has_final_answer: state.finalAnswer !== null && state.finalAnswer !== "",
+  };
+}
+
+function isoTime(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
