@@ -4,8 +4,8 @@
  * the display; prints the final answer on stdout. Exit codes: ARCHITECTURE.md "Exit codes".
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
-import type { Backend } from "../backends/backend.js";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import type { Backend, BackendError } from "../backends/backend.js";
 import { systemClock } from "../clock.js";
 import type { Config } from "../config/schema.js";
 import { ExitCode } from "../errors.js";
@@ -15,6 +15,9 @@ import type { LogWriter } from "../store/log-writer.js";
 import { createLiveStatus, type LiveStatus } from "../ui/plain/live-status.js";
 import { createTraceFormatter, oneLine } from "../ui/plain/trace-lines.js";
 import { chooseMode, resolveConfig, type RunFlags } from "./resolve-run.js";
+
+/** What the retry wrapper reports before each wait. */
+type RetryInfo = { attempt: number; delayMs: number; error: BackendError };
 
 /** Flags of the run command. */
 export interface RunCommandFlags extends RunFlags {
@@ -64,15 +67,19 @@ export async function runQuestion(
   const { config } = resolved;
   const { mode, agentIndexes } = chooseMode(config, flags);
 
-  const backends = await createBackends(config, agentIndexes, { env, cwd: io.cwd });
-  const writer =
-    flags.logs && config.ui.logging_enabled
-      ? await openLog(question, config, flags, io, env)
-      : undefined;
+  let writer: LogWriter | undefined;
+  const onRetry = (agentId: string, info: RetryInfo) => {
+    const line = `[orchestrator] ${agentId}: ${oneLine(info.error.message, 200)}; retry ${info.attempt} in ${(info.delayMs / 1000).toFixed(1)} s`;
+    writer?.debug(line);
+    if (!flags.display || io.stderr.isTTY !== true) io.stderr.write(`${line}\n`);
+  };
+  const backends = await createBackends(config, agentIndexes, { env, cwd: io.cwd, onRetry });
+  if (flags.logs && config.ui.logging_enabled)
+    writer = await openLog(question, config, flags, io, env);
   try {
     const { runCoordination } = await import("../engine/run.js");
     const events = runCoordination({
-      runId: writer ? relative(io.cwd, writer.logDir) || writer.logDir : `run_${Date.now()}`,
+      runId: writer ? basename(writer.logDir) : `run_${Date.now()}`,
       question,
       agents: agentIndexes.map((index, position) => {
         const agent = config.agents[index]!;
@@ -104,7 +111,11 @@ export async function runQuestion(
 async function createBackends(
   config: Config,
   agentIndexes: readonly number[],
-  context: { env: Record<string, string | undefined>; cwd: string },
+  context: {
+    env: Record<string, string | undefined>;
+    cwd: string;
+    onRetry: (agentId: string, info: RetryInfo) => void;
+  },
 ): Promise<Backend[]> {
   const { createBackend } = await import("../backends/registry.js");
   const { withRetry } = await import("../backends/retry.js");
@@ -112,11 +123,13 @@ async function createBackends(
   const backends: Backend[] = [];
   // Sequential: a missing key or model file fails here, before any agent starts.
   for (const index of agentIndexes) {
-    const backend = await createBackend(config.agents[index]!, index, context);
+    const agent = config.agents[index]!;
+    const backend = await createBackend(agent, index, context);
+    const onRetry = (info: RetryInfo) => context.onRetry(agent.id, info);
     backends.push(
       backend.type === "scripted"
         ? backend
-        : withRetry(backend, { clock: systemClock, requestTimeoutMs }),
+        : withRetry(backend, { clock: systemClock, requestTimeoutMs, onRetry }),
     );
   }
   return backends;
@@ -168,7 +181,9 @@ async function consume(
   for await (const event of events) {
     writer?.write(event);
     state = writer ? writer.state : reduceRun(state, event);
-    if (flags.debug) for (const line of lines.push(event)) writer?.debug(line);
+    // Trace lines go to stderr without the live block, and to coord_debug.log with --debug.
+    const traced = !status || flags.debug ? lines.push(event) : [];
+    if (flags.debug) for (const line of traced) writer?.debug(line);
     if (status) {
       if (event.type === "final-start" || event.type === "final-answer" || event.type === "run-end")
         status.clear();
@@ -178,8 +193,8 @@ async function consume(
         io.stdout.write(event.text);
         streamedFinal = true;
       }
-    } else if (!flags.debug) {
-      for (const line of lines.push(event)) io.stderr.write(`${line}\n`);
+    } else {
+      for (const line of traced) io.stderr.write(`${line}\n`);
     }
   }
   if (streamedFinal) io.stdout.write("\n");

@@ -1,0 +1,265 @@
+/**
+ * The OpenAI-compatible Chat Completions backends (`POST {base_url}/chat/completions`) through
+ * `@ai-sdk/openai-compatible`: `chatcompletion` (any compatible server; OpenRouter, Groq, …),
+ * `zai`, and the local servers `lmstudio`, `vllm`, `sglang`, `ollama`. Streamed
+ * `reasoning_content` (DeepSeek, GLM, vLLM reasoning parsers) arrives as `reasoning-delta` chunks.
+ *
+ * Provider quirks are the small named functions below (STYLE.md rule 4).
+ */
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { BackendConfig } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import type { Backend, ModelRequest } from "./backend.js";
+import { streamWithAiSdk } from "./ai-sdk-stream.js";
+import { requireModel, type OpenAIBackendDependencies } from "./openai.js";
+
+/** Backend types served by {@link createChatCompletionsBackend}. */
+export const CHAT_COMPLETIONS_TYPES = [
+  "chatcompletion",
+  "zai",
+  "lmstudio",
+  "vllm",
+  "sglang",
+  "ollama",
+] as const;
+export type ChatCompletionsType = (typeof CHAT_COMPLETIONS_TYPES)[number];
+
+/** Base URL per type when the config sets no `base_url:` (`chatcompletion` has none). */
+export const CHAT_COMPLETIONS_DEFAULT_BASE_URLS: Readonly<
+  Record<ChatCompletionsType, string | undefined>
+> = {
+  chatcompletion: undefined,
+  zai: "https://api.z.ai/api/paas/v4",
+  lmstudio: "http://localhost:1234/v1",
+  vllm: "http://localhost:8000/v1",
+  sglang: "http://localhost:30000/v1",
+  ollama: "http://localhost:11434/v1",
+};
+
+/** Human name of each local server, for "is it running?" hints. */
+const LOCAL_SERVER_NAMES: Partial<Record<ChatCompletionsType, string>> = {
+  lmstudio: "LM Studio",
+  vllm: "vLLM",
+  sglang: "SGLang",
+  ollama: "Ollama",
+};
+
+/** Known hosted providers: host (or parent domain) → provider name and API key variable. */
+export const PROVIDER_HOSTS: readonly { domain: string; provider: string; keyVariable: string }[] =
+  [
+    { domain: "openrouter.ai", provider: "openrouter", keyVariable: "OPENROUTER_API_KEY" },
+    { domain: "groq.com", provider: "groq", keyVariable: "GROQ_API_KEY" },
+    { domain: "together.xyz", provider: "together", keyVariable: "TOGETHER_API_KEY" },
+    { domain: "together.ai", provider: "together", keyVariable: "TOGETHER_API_KEY" },
+    { domain: "fireworks.ai", provider: "fireworks", keyVariable: "FIREWORKS_API_KEY" },
+    { domain: "cerebras.ai", provider: "cerebras", keyVariable: "CEREBRAS_API_KEY" },
+    { domain: "moonshot.ai", provider: "moonshot", keyVariable: "MOONSHOT_API_KEY" },
+    { domain: "moonshot.cn", provider: "moonshot", keyVariable: "MOONSHOT_API_KEY" },
+    { domain: "nebius.ai", provider: "nebius", keyVariable: "NEBIUS_API_KEY" },
+    { domain: "nebius.com", provider: "nebius", keyVariable: "NEBIUS_API_KEY" },
+    { domain: "z.ai", provider: "zai", keyVariable: "ZAI_API_KEY" },
+    { domain: "bigmodel.cn", provider: "zai", keyVariable: "ZAI_API_KEY" },
+    { domain: "api.openai.com", provider: "openai", keyVariable: "OPENAI_API_KEY" },
+    { domain: "api.deepseek.com", provider: "deepseek", keyVariable: "DEEPSEEK_API_KEY" },
+    { domain: "api.mistral.ai", provider: "mistral", keyVariable: "MISTRAL_API_KEY" },
+    { domain: "api.x.ai", provider: "xai", keyVariable: "XAI_API_KEY" },
+    {
+      domain: "generativelanguage.googleapis.com",
+      provider: "gemini",
+      keyVariable: "GEMINI_API_KEY",
+    },
+    { domain: "api.poe.com", provider: "poe", keyVariable: "POE_API_KEY" },
+  ];
+
+/** Where and as whom one Chat Completions backend connects. */
+export interface ChatCompletionsEndpoint {
+  type: ChatCompletionsType;
+  /** Base URL without trailing slash, e.g. `https://openrouter.ai/api/v1`. */
+  baseURL: string;
+  /** Name used in errors: `openrouter`, `zai`, `lmstudio`, or the host for unknown servers. */
+  providerName: string;
+  /** The key to send as `Authorization: Bearer …`; undefined sends none. */
+  apiKey: string | undefined;
+  /** The env variable the key comes from (or would), if any. */
+  keyVariable: string | undefined;
+}
+
+/**
+ * Creates a Chat Completions backend for `chatcompletion`, `zai`, `lmstudio`, `vllm`, `sglang` or
+ * `ollama` (see {@link resolveChatCompletionsEndpoint} for base URL and key rules).
+ *
+ * @param config the agent's `backend` block; `type` must be one of {@link CHAT_COMPLETIONS_TYPES}.
+ * @param env environment variables (already merged with `~/.config/coord/.env`).
+ * @param dependencies optional injected `fetch` and clock.
+ * @throws ConfigError for a missing model, a missing/invalid `base_url`, or a missing API key
+ *   for a known hosted provider (the message names the variable).
+ */
+export function createChatCompletionsBackend(
+  config: BackendConfig,
+  env: Record<string, string | undefined>,
+  dependencies: OpenAIBackendDependencies = {},
+): Backend {
+  const model = requireModel(config);
+  const endpoint = resolveChatCompletionsEndpoint(config, env);
+  const provider = createOpenAICompatible({
+    name: endpoint.providerName,
+    baseURL: endpoint.baseURL,
+    ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
+    includeUsage: sendsStreamOptions(endpoint),
+    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+  });
+  const languageModel = provider.chatModel(model);
+  const authHint = endpoint.keyVariable
+    ? `check ${endpoint.keyVariable} or \`api_key:\` in the config`
+    : "set `api_key:` in the config";
+  const unreachableHint = unreachableHintFor(endpoint);
+
+  return {
+    type: endpoint.type,
+    model,
+    stream: (request, options) =>
+      streamWithAiSdk(languageModel, endpoint.providerName, adaptRequest(endpoint, request), {
+        ...options,
+        authHint,
+        ...(unreachableHint ? { unreachableHint } : {}),
+        ...(dependencies.clock ? { clock: dependencies.clock } : {}),
+      }),
+  };
+}
+
+/**
+ * Works out the base URL, provider name and API key of a Chat Completions backend.
+ *
+ * - base URL: `config.base_url`, else the type's default ({@link CHAT_COMPLETIONS_DEFAULT_BASE_URLS});
+ *   `chatcompletion` requires `base_url`.
+ * - key: `config.api_key`; else the type's variable (`zai` → `ZAI_API_KEY`) or the host's
+ *   ({@link PROVIDER_HOSTS}, e.g. `openrouter.ai` → `OPENROUTER_API_KEY`). Local hosts need no
+ *   key; unknown remote hosts get none unless `api_key:` is set.
+ *
+ * @throws ConfigError when `base_url` is missing or not a URL, or a known provider's key is unset.
+ */
+export function resolveChatCompletionsEndpoint(
+  config: BackendConfig,
+  env: Record<string, string | undefined>,
+): ChatCompletionsEndpoint {
+  const type = chatCompletionsType(config.type);
+  const rawBaseURL = nonEmpty(config.base_url) ?? CHAT_COMPLETIONS_DEFAULT_BASE_URLS[type];
+  if (rawBaseURL === undefined) {
+    throw new ConfigError(
+      "Backend type `chatcompletion` needs a server: set `base_url:` in the agent's backend config " +
+        "(e.g. https://openrouter.ai/api/v1)",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(rawBaseURL);
+  } catch {
+    throw new ConfigError(
+      `\`base_url: ${rawBaseURL}\` is not a URL: write it like https://openrouter.ai/api/v1`,
+    );
+  }
+  const baseURL = rawBaseURL.replace(/\/+$/, "");
+  const hostname = url.hostname.toLowerCase();
+  const known = providerForHost(hostname);
+  const local = isLocalHost(hostname);
+  const providerName = type !== "chatcompletion" ? type : (known?.provider ?? url.host);
+  const keyVariable = type === "zai" ? "ZAI_API_KEY" : known?.keyVariable;
+
+  const configured = nonEmpty(config.api_key);
+  if (configured !== undefined)
+    return { type, baseURL, providerName, apiKey: configured, keyVariable };
+
+  const fromEnv = keyVariable !== undefined ? nonEmpty(env[keyVariable]) : undefined;
+  if (fromEnv === undefined && keyVariable !== undefined && !local) {
+    throw new ConfigError(
+      `No API key for ${providerName} (${url.host}): export ${keyVariable}=…, ` +
+        `or add ${keyVariable}=… to ~/.config/coord/.env, or set \`api_key:\` in the agent's backend config`,
+    );
+  }
+  return { type, baseURL, providerName, apiKey: fromEnv, keyVariable };
+}
+
+/** The known hosted provider serving `hostname` (exact host or a subdomain of it), if any. */
+export function providerForHost(
+  hostname: string,
+): { provider: string; keyVariable: string } | undefined {
+  const host = hostname.toLowerCase();
+  const match = PROVIDER_HOSTS.find(
+    (entry) => host === entry.domain || host.endsWith(`.${entry.domain}`),
+  );
+  return match && { provider: match.provider, keyVariable: match.keyVariable };
+}
+
+/**
+ * True for hosts on this machine or a private network (loopback, `*.local`, RFC 1918 and
+ * link-local addresses, `host.docker.internal`), whose servers usually need no key.
+ */
+export function isLocalHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) return true;
+  if (host === "host.docker.internal" || host === "0.0.0.0" || host === "::1") return true;
+  const octets = host.split(".").map(Number);
+  if (octets.length !== 4 || octets.some((octet) => !Number.isInteger(octet))) return false;
+  const [a = -1, b = -1] = octets;
+  return (
+    a === 127 ||
+    a === 10 ||
+    (a === 192 && b === 168) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 169 && b === 254)
+  );
+}
+
+/**
+ * Request changes a provider needs. Z.ai's GLM API accepts only `tool_choice: "auto"`: a
+ * `required` choice is sent as `auto` (the engine still checks that a workflow tool was called)
+ * and `none` drops the tools, which keeps the no-tool-call contract.
+ */
+export function adaptRequest(
+  endpoint: ChatCompletionsEndpoint,
+  request: ModelRequest,
+): ModelRequest {
+  if (acceptsOnlyAutoToolChoice(endpoint)) {
+    if (request.toolChoice === "required") return { ...request, toolChoice: "auto" };
+    if (request.toolChoice === "none") return { ...request, tools: [], toolChoice: "auto" };
+  }
+  return request;
+}
+
+/** True for servers that accept no `tool_choice` but `auto` (Z.ai / BigModel GLM). */
+export function acceptsOnlyAutoToolChoice(endpoint: ChatCompletionsEndpoint): boolean {
+  return endpoint.providerName === "zai";
+}
+
+/**
+ * Whether to send `stream_options: {include_usage: true}`. Z.ai's GLM API does not take
+ * `stream_options` and reports usage in its last chunk anyway; every other server gets it.
+ */
+export function sendsStreamOptions(endpoint: ChatCompletionsEndpoint): boolean {
+  return endpoint.providerName !== "zai";
+}
+
+/** "Is it running?" hint for local servers; undefined for hosted ones. */
+function unreachableHintFor(endpoint: ChatCompletionsEndpoint): string | undefined {
+  const name = LOCAL_SERVER_NAMES[endpoint.type];
+  if (name !== undefined)
+    return `is ${name} running at ${endpoint.baseURL}? start it or set \`base_url:\``;
+  return isLocalHost(new URL(endpoint.baseURL).hostname)
+    ? `is the server at ${endpoint.baseURL} running? start it or fix \`base_url:\``
+    : undefined;
+}
+
+function chatCompletionsType(type: string): ChatCompletionsType {
+  const match = CHAT_COMPLETIONS_TYPES.find((candidate) => candidate === type);
+  if (match === undefined) {
+    throw new ConfigError(
+      `Backend type \`${type}\` is not a Chat Completions type (${CHAT_COMPLETIONS_TYPES.join(", ")})`,
+    );
+  }
+  return match;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+}

@@ -1,0 +1,122 @@
+/**
+ * The `openai` backend: OpenAI's Responses API (`POST /v1/responses`) through `@ai-sdk/openai`.
+ * Reasoning models stream their reasoning summaries as `reasoning-delta` chunks.
+ */
+import { createOpenAI } from "@ai-sdk/openai";
+import type { Clock } from "../clock.js";
+import type { BackendConfig } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import type { Backend } from "./backend.js";
+import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
+
+/** The OpenAI API base URL used when neither `base_url:` nor `OPENAI_BASE_URL` is set. */
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** Injected dependencies of the OpenAI-family backends (STYLE.md rule 9). */
+export interface OpenAIBackendDependencies {
+  /** `fetch` used for every request. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Clock used to resolve `Retry-After` dates. Default: `Date.now`. */
+  clock?: Pick<Clock, "now">;
+}
+
+/**
+ * Creates the `openai` backend (Responses API, one `POST {base_url}/responses` per call).
+ *
+ * - key: `config.api_key`, else `env.OPENAI_API_KEY`;
+ * - base URL: `config.base_url`, else `env.OPENAI_BASE_URL`, else {@link OPENAI_DEFAULT_BASE_URL};
+ * - reasoning: MassGen's `reasoning: {effort, summary}` backend keys pass through; the summary
+ *   defaults to `auto` so reasoning models stream their reasoning (ignored by other models).
+ *
+ * @param config the agent's `backend` block.
+ * @param env environment variables (already merged with `~/.config/coord/.env`).
+ * @param dependencies optional injected `fetch` and clock.
+ * @throws ConfigError when no model or no API key is configured.
+ */
+export function createOpenAIBackend(
+  config: BackendConfig,
+  env: Record<string, string | undefined>,
+  dependencies: OpenAIBackendDependencies = {},
+): Backend {
+  const model = requireModel(config);
+  const apiKey = nonEmpty(config.api_key) ?? nonEmpty(env.OPENAI_API_KEY);
+  if (apiKey === undefined) {
+    throw new ConfigError(
+      "No OpenAI API key: export OPENAI_API_KEY=sk-…, or add OPENAI_API_KEY=… to ~/.config/coord/.env, " +
+        "or set `api_key:` in the agent's backend config",
+    );
+  }
+  const baseURL =
+    nonEmpty(config.base_url) ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL;
+  const provider = createOpenAI({
+    apiKey,
+    baseURL,
+    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+  });
+  const languageModel = provider.responses(model);
+  const providerOptions = responsesProviderOptions(config);
+
+  return {
+    type: "openai",
+    model,
+    stream: (request, options) =>
+      streamWithAiSdk(languageModel, "openai", request, {
+        ...options,
+        providerOptions,
+        authHint: "check OPENAI_API_KEY or `api_key:` in the config",
+        ...(dependencies.clock ? { clock: dependencies.clock } : {}),
+      }),
+  };
+}
+
+/**
+ * Responses-API options from the backend config. MassGen configs write
+ * `reasoning: {effort: low|medium|high, summary: auto|concise|detailed}`; for reasoning models
+ * coord defaults the summary to `auto` so their reasoning streams.
+ */
+export function responsesProviderOptions(config: BackendConfig): AiSdkProviderOptions {
+  const reasoning = (config as Record<string, unknown>).reasoning;
+  const fields =
+    typeof reasoning === "object" && reasoning !== null
+      ? (reasoning as Record<string, unknown>)
+      : {};
+  const summary =
+    typeof fields.summary === "string"
+      ? fields.summary
+      : isReasoningModelName(config.model ?? "")
+        ? "auto"
+        : undefined;
+  return {
+    openai: {
+      ...(summary !== undefined ? { reasoningSummary: summary } : {}),
+      ...(typeof fields.effort === "string" ? { reasoningEffort: fields.effort } : {}),
+    },
+  };
+}
+
+/**
+ * True for OpenAI reasoning models: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and GPT-5 and
+ * later except the `-chat` variants (the rule `@ai-sdk/openai` applies).
+ */
+export function isReasoningModelName(model: string): boolean {
+  const name = model.toLowerCase().replace(/^openai\//, "");
+  if (/^o\d/.test(name)) return true;
+  const gpt = /^gpt-(\d+)(?:\.\d+)?(?:-(.*))?$/.exec(name);
+  return gpt !== null && Number(gpt[1]) >= 5 && !(gpt[2] ?? "").startsWith("chat");
+}
+
+/** `config.model`, or a ConfigError naming the key to set. */
+export function requireModel(config: BackendConfig): string {
+  const model = nonEmpty(config.model);
+  if (model === undefined) {
+    throw new ConfigError(
+      `Backend type \`${config.type}\` needs a model: set \`model:\` in the agent's backend config`,
+    );
+  }
+  return model;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+}
