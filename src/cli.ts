@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, ExitCode } from "./errors.js";
 
 function readVersion(): string {
@@ -63,22 +64,9 @@ function buildProgram(version: string): Command {
     )
     .option("--config <path>", "YAML config, or @examples/NAME for a built-in example")
     .addOption(
-      new Option("--backend <type>", "quick setup without a config: the provider").choices([
-        "openai",
-        "claude",
-        "gemini",
-        "grok",
-        "claude_code",
-        "azure_openai",
-        "zai",
-        "chatcompletion",
-        "lmstudio",
-        "vllm",
-        "sglang",
-        "ollama",
-        "local",
-        "scripted",
-      ]),
+      new Option("--backend <type>", "quick setup without a config: the provider").choices(
+        BACKEND_TYPES,
+      ),
     )
     .option("--model <name>", "quick setup: model name (for --backend local, a .gguf file)")
     .option(

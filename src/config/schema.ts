@@ -8,24 +8,9 @@
  */
 import { z } from "zod";
 
-/** Backend types accepted in `agents[].backend.type` and by `--backend`. */
-export const BACKEND_TYPES = [
-  "openai",
-  "claude",
-  "gemini",
-  "grok",
-  "azure_openai",
-  "claude_code",
-  "zai",
-  "chatcompletion",
-  "lmstudio",
-  "vllm",
-  "sglang",
-  "ollama",
-  "local",
-  "scripted",
-] as const;
-export type BackendType = (typeof BACKEND_TYPES)[number];
+import { BACKEND_TYPES } from "./backend-types.js";
+
+export { BACKEND_TYPES, type BackendType } from "./backend-types.js";
 
 /** One scripted tool call: `{name, input}`. */
 const ScriptedToolCall = z.object({
