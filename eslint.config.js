@@ -17,12 +17,13 @@ const boundaries = {
     "commands",
   ],
   "src/engine/**": ["store", "ui", "server", "commands"],
-  "src/ui/**": ["engine", "backends", "server", "commands"],
+  "src/ui/**": ["engine", "backends", "server", "commands", "runner"],
   "src/server/**": ["ui/terminal", "commands"],
   "src/backends/**": ["engine", "store", "ui", "server", "commands"],
   "src/config/**": ["engine", "store", "ui", "server", "commands"],
   "src/store/**": ["engine", "ui", "server", "commands"],
-  "src/session/**": ["engine", "ui", "server", "commands", "backends"],
+  "src/session/**": ["engine", "ui", "server", "commands", "backends", "runner"],
+  "src/runner/**": ["ui", "server", "commands"],
 };
 
 export default tseslint.config(

@@ -1,23 +1,19 @@
 /**
  * `coord [OPTIONS] "<question>"`: runs one query and exits (spec section 4.1). Resolves the
- * config, builds the backends, runs the engine, and feeds its events to the log writer and to
- * the display; prints the final answer on stdout. Exit codes: ARCHITECTURE.md "Exit codes".
+ * config, runs the team (src/runner/run-team.ts), shows progress on stderr — a live status
+ * block in a terminal, plain trace lines otherwise — and prints the final answer on stdout.
+ * Exit codes: ARCHITECTURE.md "Exit codes".
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { basename, dirname, join, relative, resolve } from "node:path";
-import type { Backend, BackendError } from "../backends/backend.js";
-import { systemClock } from "../clock.js";
-import type { Config } from "../config/schema.js";
+import { dirname, relative, resolve } from "node:path";
 import { ExitCode } from "../errors.js";
 import type { CoordEvent, RunEndReason } from "../events/events.js";
-import { initialRunState, reduceRun, type RunState } from "../session/reducer.js";
+import { defaultLogRoot, runTeam, type RetryNotice } from "../runner/run-team.js";
+import type { RunState } from "../session/reducer.js";
 import type { LogWriter } from "../store/log-writer.js";
 import { createLiveStatus, type LiveStatus } from "../ui/plain/live-status.js";
 import { createTraceFormatter, oneLine } from "../ui/plain/trace-lines.js";
 import { chooseMode, resolveConfig, type RunFlags } from "./resolve-run.js";
-
-/** What the retry wrapper reports before each wait. */
-type RetryInfo = { attempt: number; delayMs: number; error: BackendError };
 
 /** Flags of the run command. */
 export interface RunCommandFlags extends RunFlags {
@@ -67,142 +63,79 @@ export async function runQuestion(
   const { config } = resolved;
   const { mode, agentIndexes } = chooseMode(config, flags);
 
+  const display = createDisplay(flags, io, config.ui.display_type === "rich_terminal");
   let writer: LogWriter | undefined;
-  const onRetry = (agentId: string, info: RetryInfo) => {
-    const line = `[orchestrator] ${agentId}: ${oneLine(info.error.message, 200)}; retry ${info.attempt} in ${(info.delayMs / 1000).toFixed(1)} s`;
-    writer?.debug(line);
-    if (!flags.display || io.stderr.isTTY !== true) io.stderr.write(`${line}\n`);
-  };
-  const backends = await createBackends(config, agentIndexes, { env, cwd: io.cwd, onRetry });
-  if (flags.logs && config.ui.logging_enabled)
-    writer = await openLog(question, config, flags, io, env);
-  try {
-    const { runCoordination } = await import("../engine/run.js");
-    const events = runCoordination({
-      runId: writer ? basename(writer.logDir) : `run_${Date.now()}`,
-      question,
-      agents: agentIndexes.map((index, position) => {
-        const agent = config.agents[index]!;
-        return {
-          id: agent.id,
-          backend: backends[position]!,
-          systemMessage: agent.system_message,
-          temperature: agent.backend.temperature,
-          maxOutputTokens: agent.backend.max_tokens,
-        };
-      }),
-      mode,
-      settings: config.orchestrator,
-      orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
-      clock: systemClock,
-      ...(io.signal ? { signal: io.signal } : {}),
-    });
-    const { state, streamedFinal } = await consume(events, { writer, flags, io, config });
-    if (writer)
-      await writer
-        .close()
-        .catch((error: Error) => io.stderr.write(`coord: warning: logs: ${error.message}\n`));
-    return await finish(state, { flags, io, writer, streamedFinal });
-  } finally {
-    await Promise.allSettled(backends.map(async (backend) => backend.close?.()));
-  }
-}
-
-async function createBackends(
-  config: Config,
-  agentIndexes: readonly number[],
-  context: {
-    env: Record<string, string | undefined>;
-    cwd: string;
-    onRetry: (agentId: string, info: RetryInfo) => void;
-  },
-): Promise<Backend[]> {
-  const { createBackend } = await import("../backends/registry.js");
-  const { withRetry } = await import("../backends/retry.js");
-  const requestTimeoutMs = config.timeout_settings.request_timeout_seconds * 1000;
-  const backends: Backend[] = [];
-  // Sequential: a missing key or model file fails here, before any agent starts.
-  for (const index of agentIndexes) {
-    const agent = config.agents[index]!;
-    const backend = await createBackend(agent, index, context);
-    const onRetry = (info: RetryInfo) => context.onRetry(agent.id, info);
-    backends.push(
-      backend.type === "scripted"
-        ? backend
-        : withRetry(backend, { clock: systemClock, requestTimeoutMs, onRetry }),
-    );
-  }
-  return backends;
-}
-
-async function openLog(
-  question: string,
-  config: Config,
-  flags: RunCommandFlags,
-  io: CommandIO,
-  env: Record<string, string | undefined>,
-): Promise<LogWriter> {
-  const { createLogWriter } = await import("../store/log-writer.js");
-  const root = env.COORD_LOG_DIR
-    ? resolve(io.cwd, env.COORD_LOG_DIR)
-    : join(io.cwd, "agent_outputs");
-  let reported = false;
-  return createLogWriter({
-    root,
-    turn: 1,
-    attempt: 1,
-    now: new Date(),
-    coordVersion: io.version,
-    question,
+  let reportedLogError = false;
+  const { state, logDir } = await runTeam({
     config,
-    cliArgs: io.argv,
-    debug: flags.debug,
-    onError: (error) => {
-      if (!reported)
-        io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`);
-      reported = true;
-    },
+    mode,
+    agentIndexes,
+    question,
+    env,
+    cwd: io.cwd,
+    log:
+      flags.logs && config.ui.logging_enabled
+        ? {
+            root: defaultLogRoot(env, io.cwd),
+            coordVersion: io.version,
+            cliArgs: io.argv,
+            debug: flags.debug,
+            onError: (error) => {
+              if (!reportedLogError)
+                io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`);
+              reportedLogError = true;
+            },
+          }
+        : undefined,
+    ...(io.signal ? { signal: io.signal } : {}),
+    onLogOpen: (opened) => (writer = opened),
+    onEvent: (event, current) => display.event(event, current, writer),
+    onRetry: (notice) => display.retry(notice, writer),
   });
+  return finish(state, { flags, io, logDir, streamedFinal: display.streamedFinal() });
 }
 
-/** Feeds every event to the log and the display; returns the final state. */
-async function consume(
-  events: AsyncIterable<CoordEvent>,
-  context: { writer: LogWriter | undefined; flags: RunCommandFlags; io: CommandIO; config: Config },
-): Promise<{ state: RunState; streamedFinal: boolean }> {
-  const { writer, flags, io } = context;
-  const live =
-    flags.display && context.config.ui.display_type === "rich_terminal" && io.stderr.isTTY === true;
+/** Progress on stderr: the live block on a TTY, trace lines otherwise; `--debug` mirrors them. */
+function createDisplay(flags: RunCommandFlags, io: CommandIO, rich: boolean) {
+  const live = flags.display && rich && io.stderr.isTTY === true;
   const status: LiveStatus | undefined = live ? createLiveStatus(io.stderr) : undefined;
   const lines = createTraceFormatter({ maxTextLength: 400 });
   const streamFinal = status !== undefined && io.stdout.isTTY === true;
   let streamedFinal = false;
-  let state = initialRunState();
-  for await (const event of events) {
-    writer?.write(event);
-    state = writer ? writer.state : reduceRun(state, event);
-    // Trace lines go to stderr without the live block, and to coord_debug.log with --debug.
-    const traced = !status || flags.debug ? lines.push(event) : [];
-    if (flags.debug) for (const line of traced) writer?.debug(line);
-    if (status) {
-      if (event.type === "final-start" || event.type === "final-answer" || event.type === "run-end")
+  return {
+    event(event: CoordEvent, state: RunState, writer: LogWriter | undefined) {
+      const traced = !status || flags.debug ? lines.push(event) : [];
+      if (flags.debug) for (const line of traced) writer?.debug(line);
+      if (!status) {
+        for (const line of traced) io.stderr.write(`${line}\n`);
+        return;
+      }
+      if (
+        event.type === "final-start" ||
+        event.type === "final-answer" ||
+        event.type === "run-end"
+      ) {
         status.clear();
-      else status.update(state);
-      if (event.type === "final-start") io.stderr.write(`${summaryLine(state)}\n`);
+      } else {
+        status.update(state);
+      }
+      if (event.type === "final-start") io.stderr.write(`${winnerLine(state)}\n`);
       if (streamFinal && event.type === "final-delta") {
         io.stdout.write(event.text);
         streamedFinal = true;
       }
-    } else {
-      for (const line of traced) io.stderr.write(`${line}\n`);
-    }
-  }
-  if (streamedFinal) io.stdout.write("\n");
-  return { state, streamedFinal };
+    },
+    retry(notice: RetryNotice, writer: LogWriter | undefined) {
+      const line = `[orchestrator] ${notice.agentId}: ${oneLine(notice.error.message, 200)}; retry ${notice.attempt} in ${(notice.delayMs / 1000).toFixed(1)} s`;
+      writer?.debug(line);
+      if (!status) io.stderr.write(`${line}\n`);
+    },
+    streamedFinal: () => streamedFinal,
+  };
 }
 
-/** `Winner: a (agent1.1, 3 votes)` — what the user sees before the final answer. */
-function summaryLine(state: RunState): string {
+/** `Winner: a (agent1.1, 3/3 votes)`: what the user sees before the final answer. */
+function winnerLine(state: RunState): string {
   const winner = state.winner;
   if (!winner) return "";
   const agent = state.agents.find((candidate) => candidate.anonId === winner.anonId);
@@ -215,15 +148,15 @@ async function finish(
   context: {
     flags: RunCommandFlags;
     io: CommandIO;
-    writer: LogWriter | undefined;
+    logDir: string | undefined;
     streamedFinal: boolean;
   },
 ): Promise<number> {
-  const { flags, io, writer } = context;
+  const { flags, io, logDir } = context;
   const reason = state.endReason ?? "failed";
-  const streamed = context.streamedFinal;
   if (state.finalAnswer !== null && reason === "completed") {
-    if (!streamed) io.stdout.write(`${state.finalAnswer}\n`);
+    if (context.streamedFinal) io.stdout.write("\n");
+    else io.stdout.write(`${state.finalAnswer}\n`);
     if (flags.outputFile) {
       const path = resolve(io.cwd, flags.outputFile);
       await mkdir(dirname(path), { recursive: true });
@@ -232,8 +165,8 @@ async function finish(
   } else {
     io.stderr.write(`coord: ${failureMessage(state)}\n`);
   }
-  if (writer) {
-    const where = relative(io.cwd, writer.dir) || writer.dir;
+  if (logDir) {
+    const where = relative(io.cwd, logDir) || logDir;
     io.stderr.write(`${flags.display ? "" : "[system] "}Logs: ${where}\n`);
   }
   return EXIT_FOR_END[reason];
