@@ -13,7 +13,7 @@ import type { RunState } from "../session/reducer.js";
 import type { LogWriter } from "../store/log-writer.js";
 import { createLiveStatus, type LiveStatus } from "../ui/plain/live-status.js";
 import { createTraceFormatter, oneLine } from "../ui/plain/trace-lines.js";
-import { chooseMode, resolveConfig, type RunFlags } from "./resolve-run.js";
+import { chooseMode, resolveConfig, type RunFlags } from "../runner/resolve-run.js";
 
 /** Flags of the run command. */
 export interface RunCommandFlags extends RunFlags {
