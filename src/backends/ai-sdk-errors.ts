@@ -48,7 +48,8 @@ export function toBackendError(
       return new BackendError({
         message: `${provider}: the response stream failed (${error.message}${reason})`,
         provider,
-        retryable: isNetworkError(error),
+        // xAI answers 200 with an error body when the service is unavailable (retryable).
+        retryable: error.isRetryable || isNetworkError(error),
         cause: error,
       });
     }

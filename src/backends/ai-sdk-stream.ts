@@ -8,10 +8,11 @@
  * as they are added. The request conversion lives in `ai-sdk-request.ts`, the error mapping in
  * `ai-sdk-errors.ts`.
  */
-import { streamText, type LanguageModel, type LanguageModelUsage } from "ai";
+import { streamText, type LanguageModel, type LanguageModelUsage, type ToolSet } from "ai";
 import type { Clock } from "../clock.js";
 import { toBackendError } from "./ai-sdk-errors.js";
-import { toStreamTextArguments } from "./ai-sdk-request.js";
+import { routeSdkWarnings } from "./ai-sdk-warnings.js";
+import { toStreamTextArguments, type AiSdkCallArguments } from "./ai-sdk-request.js";
 import {
   BackendError,
   type BackendChunk,
@@ -47,6 +48,35 @@ export interface AiSdkStreamOptions extends StreamOptions {
   authHint?: string;
   /** Appended to "cannot reach" messages, e.g. `"is LM Studio running? check base_url:"`. */
   unreachableHint?: string;
+  /**
+   * Tools the provider runs itself (`anthropic.tools.webSearch_20250305()`, `google.tools.
+   * googleSearch({})`, …), offered beside the request's tools; see {@link withProviderTools}.
+   */
+  providerTools?: ToolSet;
+  /**
+   * Extra chunks from a finished step's provider metadata, yielded before `finish`: how a
+   * provider that reports hosted tool use only as metadata (Gemini's grounding) reaches the log.
+   */
+  metadataChunks?: (providerMetadata: unknown) => BackendChunk[];
+}
+
+/**
+ * Adds provider-executed tools to the call's arguments. They join the request's tools under the
+ * same tool choice; a call that offers no tools gets them with `auto`, and a call whose request
+ * says `none` (the final presentation) gets none.
+ */
+export function withProviderTools(
+  args: AiSdkCallArguments,
+  providerTools: ToolSet | undefined,
+  toolChoice: ModelRequest["toolChoice"],
+): AiSdkCallArguments {
+  if (providerTools === undefined || Object.keys(providerTools).length === 0) return args;
+  if (toolChoice === "none") return args;
+  return {
+    ...args,
+    tools: { ...providerTools, ...args.tools },
+    toolChoice: args.toolChoice ?? "auto",
+  };
 }
 
 /**
@@ -85,12 +115,17 @@ export async function* streamWithAiSdk(
         });
 
   if (signal.aborted) throw abortReason(signal);
+  routeSdkWarnings();
 
   let finish: Extract<BackendChunk, { type: "finish" }> | undefined;
   try {
     const result = streamText({
       model,
-      ...toStreamTextArguments(request),
+      ...withProviderTools(
+        toStreamTextArguments(request),
+        options.providerTools,
+        request.toolChoice,
+      ),
       abortSignal: signal,
       maxRetries: 0,
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
@@ -107,14 +142,39 @@ export async function* streamWithAiSdk(
           if (part.text !== "") yield { type: "reasoning-delta", text: part.text };
           break;
         case "tool-call":
-          // Provider-executed calls (hosted tools) are not ours to run.
-          if (part.providerExecuted !== true) {
+          // Provider-executed calls (hosted tools) are reported, not ours to run.
+          yield {
+            type: part.providerExecuted === true ? "provider-tool-call" : "tool-call",
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+          };
+          break;
+        case "tool-result":
+          if (part.providerExecuted === true) {
             yield {
-              type: "tool-call",
+              type: "provider-tool-result",
               toolCallId: part.toolCallId,
               toolName: part.toolName,
-              input: part.input,
+              output: part.output,
+              isError: false,
             };
+          }
+          break;
+        case "tool-error":
+          if (part.providerExecuted === true) {
+            yield {
+              type: "provider-tool-result",
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              output: part.error,
+              isError: true,
+            };
+          }
+          break;
+        case "finish-step":
+          if (options.metadataChunks !== undefined) {
+            yield* options.metadataChunks(part.providerMetadata);
           }
           break;
         case "error":

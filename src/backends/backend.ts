@@ -50,11 +50,30 @@ export type BackendChunk =
   | { type: "text-delta"; text: string }
   | { type: "reasoning-delta"; text: string }
   | ({ type: "tool-call" } & ToolCall)
+  /**
+   * A tool the provider ran itself (web search, code execution): reported for the log and the UI,
+   * never executed by the engine nor taken as a workflow call.
+   */
+  | ({ type: "provider-tool-call" } & ToolCall)
+  /** The result of a {@link BackendChunk} `provider-tool-call`, as the provider returned it. */
+  | {
+      type: "provider-tool-result";
+      toolCallId: string;
+      toolName: string;
+      /** The provider's result (search hits, code output), as parsed JSON or text. */
+      output: unknown;
+      isError: boolean;
+    }
   | {
       type: "finish";
       /** Provider-neutral finish reason: `stop`, `tool-calls`, `length`, `content-filter`, `error`, `other`. */
       finishReason: string;
       usage: Usage;
+      /**
+       * The call's cost in USD, set by the `withPricing` wrapper (`./with-pricing.ts`) from the
+       * price table; absent when the model has no known price.
+       */
+      costUsd?: number;
     };
 
 /** Per-call options. */

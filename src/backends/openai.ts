@@ -3,11 +3,13 @@
  * Reasoning models stream their reasoning summaries as `reasoning-delta` chunks.
  */
 import { createOpenAI } from "@ai-sdk/openai";
+import type { ToolSet } from "ai";
 import type { Clock } from "../clock.js";
 import type { BackendConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
+import { asTool, backendOptions, isEnabled } from "./provider-config.js";
 
 /** The OpenAI API base URL used when neither `base_url:` nor `OPENAI_BASE_URL` is set. */
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -26,7 +28,9 @@ export interface OpenAIBackendDependencies {
  * - key: `config.api_key`, else `env.OPENAI_API_KEY`;
  * - base URL: `config.base_url`, else `env.OPENAI_BASE_URL`, else {@link OPENAI_DEFAULT_BASE_URL};
  * - reasoning: MassGen's `reasoning: {effort, summary}` backend keys pass through; the summary
- *   defaults to `auto` so reasoning models stream their reasoning (ignored by other models).
+ *   defaults to `auto` so reasoning models stream their reasoning (ignored by other models);
+ * - `text: {verbosity: low|medium|high}` passes through; `enable_web_search` and
+ *   `enable_code_interpreter` offer OpenAI's hosted tools ({@link openAIProviderTools}).
  *
  * @param config the agent's `backend` block.
  * @param env environment variables (already merged with `~/.config/coord/.env`).
@@ -55,6 +59,7 @@ export function createOpenAIBackend(
   });
   const languageModel = provider.responses(model);
   const providerOptions = responsesProviderOptions(config);
+  const providerTools = openAIProviderTools(config, provider.tools);
 
   return {
     type: "openai",
@@ -63,6 +68,7 @@ export function createOpenAIBackend(
       streamWithAiSdk(languageModel, "openai", request, {
         ...options,
         providerOptions,
+        providerTools,
         authHint: "check OPENAI_API_KEY or `api_key:` in the config",
         ...(dependencies.clock ? { clock: dependencies.clock } : {}),
       }),
@@ -86,12 +92,36 @@ export function responsesProviderOptions(config: BackendConfig): AiSdkProviderOp
       : isReasoningModelName(config.model ?? "")
         ? "auto"
         : undefined;
+  const text = (config as Record<string, unknown>).text;
+  const verbosity =
+    typeof text === "object" && text !== null
+      ? (text as Record<string, unknown>).verbosity
+      : (config as Record<string, unknown>).verbosity;
   return {
     openai: {
       ...(summary !== undefined ? { reasoningSummary: summary } : {}),
       ...(typeof fields.effort === "string" ? { reasoningEffort: fields.effort } : {}),
+      ...(typeof verbosity === "string" ? { textVerbosity: verbosity } : {}),
     },
   };
+}
+
+/**
+ * OpenAI's hosted tools from MassGen's keys: `enable_web_search: true` (`web_search`) and
+ * `enable_code_interpreter: true` (`code_interpreter` in an automatic container). Their calls
+ * arrive as `provider-tool-call` / `provider-tool-result` chunks.
+ */
+export function openAIProviderTools(
+  config: BackendConfig,
+  tools: ReturnType<typeof createOpenAI>["tools"],
+): ToolSet {
+  const options = backendOptions(config);
+  const set: ToolSet = {};
+  if (isEnabled(options.enable_web_search)) set.web_search = asTool(tools.webSearch({}));
+  if (isEnabled(options.enable_code_interpreter)) {
+    set.code_interpreter = asTool(tools.codeInterpreter({}));
+  }
+  return set;
 }
 
 /**

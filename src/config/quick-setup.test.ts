@@ -117,38 +117,30 @@ describe("checkFlagConflicts", () => {
 });
 
 describe("backend availability", () => {
-  it("marks the backends not implemented yet", () => {
-    expect([...UNAVAILABLE_BACKENDS].sort()).toEqual(
-      ["azure_openai", "claude", "claude_code", "gemini", "grok"].sort(),
-    );
-    expect(AVAILABLE_BACKENDS).toEqual([
-      "openai",
-      "zai",
-      "chatcompletion",
-      "lmstudio",
-      "vllm",
-      "sglang",
-      "ollama",
-      "local",
-      "scripted",
-    ]);
+  it("runs every backend type the schema accepts", () => {
+    expect([...UNAVAILABLE_BACKENDS]).toEqual([]);
+    expect(AVAILABLE_BACKENDS).toEqual([...BACKEND_TYPES]);
   });
 
   it("explains an unavailable backend and lists the available ones", () => {
-    expect(backendUnavailableMessage("claude")).toBe(
-      "backend `claude` is not available yet in this version of coord; available: openai, zai, chatcompletion, lmstudio, vllm, sglang, ollama, local, scripted",
+    const unavailable = new Set(["claude_code", "local"]);
+    expect(backendUnavailableMessage("claude_code", unavailable)).toBe(
+      "backend `claude_code` is not available yet in this version of coord; available: openai, claude, gemini, grok, azure_openai, zai, chatcompletion, lmstudio, vllm, sglang, ollama, scripted",
     );
-    expect(backendUnavailableMessage("openai")).toBeUndefined();
+    expect(backendUnavailableMessage("openai", unavailable)).toBeUndefined();
+    expect(backendUnavailableMessage("claude_code")).toBeUndefined();
   });
 
   it("names the agent whose backend cannot run", () => {
     const { config } = parseConfigText(
-      "agents:\n  - {id: a, backend: {type: scripted}}\n  - {id: b, backend: {type: gemini, model: g}}\n",
+      "agents:\n  - {id: a, backend: {type: scripted}}\n  - {id: b, backend: {type: claude_code, model: g}}\n",
       { env: {} },
     );
-    expect(() => assertBackendsAvailable(config, { file: "team.yaml" })).toThrow(
-      "team.yaml: agents[1].backend.type: backend `gemini` is not available yet in this version of coord; available: ",
+    expect(() =>
+      assertBackendsAvailable(config, { file: "team.yaml", unavailable: new Set(["claude_code"]) }),
+    ).toThrow(
+      "team.yaml: agents[1].backend.type: backend `claude_code` is not available yet in this version of coord; available: ",
     );
-    expect(() => assertBackendsAvailable(quickSetupConfig({ backend: "scripted" }))).not.toThrow();
+    expect(() => assertBackendsAvailable(config)).not.toThrow();
   });
 });

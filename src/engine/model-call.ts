@@ -1,7 +1,8 @@
 /**
  * One model call of one agent: streams the backend's chunks into events (`text-delta` or
- * `final-delta`, `reasoning-delta`) and ends with a `usage` event carrying the call's tokens,
- * wall time and time to first token (ms).
+ * `final-delta`, `reasoning-delta`, and `tool-call`/`tool-result` for tools the provider ran
+ * itself) and ends with a `usage` event carrying the call's tokens, cost in USD (when the
+ * backend is priced), wall time and time to first token (ms).
  */
 import type { Backend, ModelRequest, ToolCall, Usage } from "../backends/backend.js";
 import { emptyUsage } from "../backends/backend.js";
@@ -15,6 +16,8 @@ export interface ModelReply {
   toolCalls: ToolCall[];
   finishReason: string;
   usage: Usage;
+  /** Cost in USD, when the backend is priced (the `withPricing` wrapper). */
+  costUsd?: number;
 }
 
 /** Options of {@link callModel}. */
@@ -46,6 +49,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
     finishReason: "other",
     usage: emptyUsage(),
   };
+  const providerCallStarted = new Map<string, number>();
   for await (const chunk of options.backend.stream(options.request, { signal: options.signal })) {
     firstChunkAt ??= clock.now();
     switch (chunk.type) {
@@ -66,9 +70,36 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
           input: chunk.input,
         });
         break;
+      case "provider-tool-call":
+        // Run by the provider (web search, code execution): logged, never executed here and never
+        // a workflow call.
+        providerCallStarted.set(chunk.toolCallId, clock.now());
+        emitter.emit({
+          type: "tool-call",
+          agentId,
+          round,
+          toolCallId: chunk.toolCallId,
+          toolName: chunk.toolName,
+          input: chunk.input,
+        });
+        break;
+      case "provider-tool-result":
+        emitter.emit({
+          type: "tool-result",
+          agentId,
+          round,
+          toolCallId: chunk.toolCallId,
+          toolName: chunk.toolName,
+          output:
+            typeof chunk.output === "string" ? chunk.output : (JSON.stringify(chunk.output) ?? ""),
+          isError: chunk.isError,
+          durationMs: clock.now() - (providerCallStarted.get(chunk.toolCallId) ?? clock.now()),
+        });
+        break;
       case "finish":
         reply.finishReason = chunk.finishReason;
         reply.usage = chunk.usage;
+        if (chunk.costUsd !== undefined) reply.costUsd = chunk.costUsd;
         break;
     }
   }
@@ -80,6 +111,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
     backend: options.backend.type,
     model: options.backend.model,
     usage: reply.usage,
+    ...(reply.costUsd !== undefined ? { costUsd: reply.costUsd } : {}),
     durationMs: finished - started,
     ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
     finishReason: reply.finishReason,

@@ -156,6 +156,11 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     backend: z.string(),
     model: z.string(),
     usage: Usage,
+    /**
+     * The call's cost in USD from the price table (`backends/pricing.ts`); absent when the model
+     * has no known price (its cost is unknown, never guessed).
+     */
+    costUsd: z.number().nonnegative().optional(),
     /** Wall time of the model call. */
     durationMs: z.number().nonnegative(),
     /** Time from request to first streamed chunk, if any chunk came. */

@@ -6,7 +6,10 @@
  */
 import type { EventOf, RoundOutcome, Usage } from "../events/events.js";
 
-/** Model usage summed over calls. Tokens are tokens; `modelCallMs` and `ttftMsTotal` are ms. */
+/**
+ * Model usage summed over calls. Tokens are tokens; `modelCallMs` and `ttftMsTotal` are ms;
+ * `pricedCostUsd` is USD.
+ */
 export interface UsageTotals {
   readonly inputTokens: number;
   readonly outputTokens: number;
@@ -19,6 +22,10 @@ export interface UsageTotals {
   readonly ttftMsTotal: number;
   /** Number of calls that reported a time-to-first-token. */
   readonly ttftCount: number;
+  /** USD summed over the calls that had a price (`usage.costUsd`). Not a total: see {@link costUsdOf}. */
+  readonly pricedCostUsd: number;
+  /** Calls with no known price (no `usage.costUsd`): while > 0 the cost is unknown. */
+  readonly unpricedCalls: number;
 }
 
 /** Rounds counted by how they ended (`round-end.outcome`). */
@@ -50,6 +57,8 @@ const ZERO_USAGE: UsageTotals = {
   modelCallMs: 0,
   ttftMsTotal: 0,
   ttftCount: 0,
+  pricedCostUsd: 0,
+  unpricedCalls: 0,
 };
 const ZERO_ROUNDS: RoundCounts = {
   answer: 0,
@@ -85,8 +94,18 @@ export function addUsage(counters: Counters, event: EventOf<"usage">): Counters 
       modelCallMs: total.modelCallMs + event.durationMs,
       ttftMsTotal: total.ttftMsTotal + (ttft ?? 0),
       ttftCount: total.ttftCount + (ttft === undefined ? 0 : 1),
+      pricedCostUsd: total.pricedCostUsd + (event.costUsd ?? 0),
+      unpricedCalls: total.unpricedCalls + (event.costUsd === undefined ? 1 : 0),
     },
   };
+}
+
+/**
+ * The cost in USD of the calls `usage` sums, or `null` when it is unknown: when any call had no
+ * price. Never a partial sum presented as a total. 0 when there were no calls.
+ */
+export function costUsdOf(usage: UsageTotals): number | null {
+  return usage.unpricedCalls > 0 ? null : usage.pricedCostUsd;
 }
 
 /** Adds one finished round (`round-end` event); `durationMs` in ms. */

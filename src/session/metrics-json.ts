@@ -5,13 +5,15 @@
 import type { CoordinationMode, RoundOutcome, RunEndReason } from "../events/events.js";
 import type { Counters } from "./counters.js";
 import { wallTimeMs, type AgentStatus, type RunState } from "./run-state.js";
-import { SUMMARY_SCHEMA_VERSION } from "./status-json.js";
+import { SUMMARY_SCHEMA_VERSION, usageSummaryJson, type UsageSummaryJson } from "./status-json.js";
 
-/** Counters of one agent or of the run, as written in metrics.json. */
-export interface MetricsCountersJson {
-  /** Token counts (tokens). `total` = input + output (reasoning is part of output where the provider counts it so; it is reported, not added). */
-  tokens: { input: number; output: number; reasoning: number; cached_input: number; total: number };
-  model_calls: number;
+/**
+ * Counters of one agent or of the run, as written in metrics.json. From
+ * {@link UsageSummaryJson}: `tokens` (tokens; `total` = input + output, cached input is part of
+ * input and reasoning part of output: reported, not added), `model_calls`, `cost_usd` (USD from
+ * the price table, `null` = unknown because `unpriced_model_calls` calls had no price).
+ */
+export interface MetricsCountersJson extends UsageSummaryJson {
   /** Sum of model-call wall time, ms. */
   model_call_ms: number;
   /** Time to first token over the calls that reported it, ms; `mean_ms` null when count is 0. */
@@ -26,8 +28,6 @@ export interface MetricsCountersJson {
   tool_failures: number;
   /** Sum of tool durations, ms. */
   tool_ms: number;
-  /** Filled from a price table later; null = unknown. */
-  cost_usd: number | null;
 }
 
 /**
@@ -102,14 +102,7 @@ function countersJson(counters: Counters): MetricsCountersJson {
   let roundTotal = 0;
   for (const count of Object.values(rounds)) roundTotal += count;
   return {
-    tokens: {
-      input: usage.inputTokens,
-      output: usage.outputTokens,
-      reasoning: usage.reasoningTokens,
-      cached_input: usage.cachedInputTokens,
-      total: usage.inputTokens + usage.outputTokens,
-    },
-    model_calls: usage.modelCalls,
+    ...usageSummaryJson(usage),
     model_call_ms: usage.modelCallMs,
     time_to_first_token: {
       count: usage.ttftCount,
@@ -122,6 +115,5 @@ function countersJson(counters: Counters): MetricsCountersJson {
     tool_calls: toolCalls,
     tool_failures: toolFailures,
     tool_ms: toolMs,
-    cost_usd: null,
   };
 }

@@ -359,6 +359,8 @@ describe("reduceRun", () => {
       modelCallMs: 1200,
       ttftMsTotal: 50,
       ttftCount: 1,
+      pricedCostUsd: 0,
+      unpricedCalls: 3,
     });
     expect(end.totals.usage.modelCalls).toBe(7);
     expect(end.totals.usage.inputTokens).toBe(100 + 110 + 300 + 320 + 400 + 420 + 500);
@@ -466,6 +468,10 @@ describe("toStatusJson", () => {
       current_answer: null,
       vote: null,
       last_error: { message: "500 server error", fatal: true, retryable: true, round: 1 },
+      tokens: { input: 0, output: 0, reasoning: 0, cached_input: 0, total: 0 },
+      model_calls: 0,
+      cost_usd: 0,
+      unpriced_model_calls: 0,
     });
     expect(status.agents[0]!.vote).toEqual({
       target_agent_id: "beta",

@@ -24,6 +24,7 @@ import {
 } from "./run-state.js";
 
 export type { Counters, RoundCounts, ToolStats, UsageTotals } from "./counters.js";
+export { costUsdOf } from "./counters.js";
 export type { MetricsCountersJson, MetricsJson } from "./metrics-json.js";
 export { toMetricsJson } from "./metrics-json.js";
 export type {
@@ -37,8 +38,8 @@ export type {
   WinnerInfo,
 } from "./run-state.js";
 export { initialRunState, STREAM_TEXT_CAP, wallTimeMs } from "./run-state.js";
-export type { StatusAgentJson, StatusJson } from "./status-json.js";
-export { SUMMARY_SCHEMA_VERSION, toStatusJson } from "./status-json.js";
+export type { StatusAgentJson, StatusJson, UsageSummaryJson } from "./status-json.js";
+export { SUMMARY_SCHEMA_VERSION, toStatusJson, usageSummaryJson } from "./status-json.js";
 
 /** Feeds events, oldest first, through {@link reduceRun} from {@link initialRunState}. */
 export function replay(events: Iterable<CoordEvent>): RunState {

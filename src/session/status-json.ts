@@ -3,6 +3,7 @@
  * reducer's {@link RunState} by {@link toStatusJson} (ARCHITECTURE.md "Files on disk").
  */
 import type { CoordinationMode, RunEndReason } from "../events/events.js";
+import { costUsdOf, type UsageTotals } from "./counters.js";
 import {
   wallTimeMs,
   type AgentStatus,
@@ -14,8 +15,37 @@ import {
 /** Version of the status.json and metrics.json shapes, written as `schema_version`. */
 export const SUMMARY_SCHEMA_VERSION = 1;
 
-/** One agent in status.json. */
-export interface StatusAgentJson {
+/**
+ * Tokens and cost of one agent or of the run, as status.json and metrics.json write them.
+ * `tokens` are tokens (`total` = input + output; cached input is part of input, reasoning part
+ * of output); `cost_usd` is USD, or `null` when unknown: `unpriced_model_calls` of the calls
+ * had no price in the table (e.g. a self-hosted or unlisted model). Never a partial sum.
+ */
+export interface UsageSummaryJson {
+  tokens: { input: number; output: number; reasoning: number; cached_input: number; total: number };
+  model_calls: number;
+  cost_usd: number | null;
+  unpriced_model_calls: number;
+}
+
+/** The {@link UsageSummaryJson} of summed usage. Pure. */
+export function usageSummaryJson(usage: UsageTotals): UsageSummaryJson {
+  return {
+    tokens: {
+      input: usage.inputTokens,
+      output: usage.outputTokens,
+      reasoning: usage.reasoningTokens,
+      cached_input: usage.cachedInputTokens,
+      total: usage.inputTokens + usage.outputTokens,
+    },
+    model_calls: usage.modelCalls,
+    cost_usd: costUsdOf(usage),
+    unpriced_model_calls: usage.unpricedCalls,
+  };
+}
+
+/** One agent in status.json; its tokens and cost so far are the {@link UsageSummaryJson} fields. */
+export interface StatusAgentJson extends UsageSummaryJson {
   id: string;
   anon_id: string;
   backend: string;
@@ -39,7 +69,10 @@ export interface StatusAgentJson {
  *   started_at / updated_at / ended_at: ISO-8601 UTC | null  (updated_at = latest event),
  *   elapsed_ms: number (ms, see wallTimeMs), last_seq: number, event_count: number,
  *   end_reason: "completed"|"failed"|"timeout"|"interrupted"|null, error: string|null,
- *   agents: StatusAgentJson[] (config order),
+ *   agents: StatusAgentJson[] (config order; each with tokens, model_calls, cost_usd (USD|null),
+ *     unpriced_model_calls),
+ *   totals: {tokens, model_calls, cost_usd, unpriced_model_calls} (the whole run; cost_usd null
+ *     = unknown because some call had no price),
  *   answer_count: number, answers: [{label, agent_id, anon_id, round}] (oldest first, no content),
  *   votes: [{voter_id, voter_anon_id, target_agent_id, target_anon_id, label, reason}],
  *   vote_tally: {<real agent id>: votes}, votes_reset_count: number,
@@ -62,6 +95,8 @@ export interface StatusJson {
   end_reason: RunEndReason | null;
   error: string | null;
   agents: StatusAgentJson[];
+  /** Tokens and cost of the whole run (also counts calls not attributed to a known agent). */
+  totals: UsageSummaryJson;
   answer_count: number;
   answers: { label: string; agent_id: string; anon_id: string; round: number }[];
   votes: {
@@ -137,7 +172,9 @@ export function toStatusJson(state: RunState): StatusJson {
               retryable: agent.lastError.retryable,
               round: agent.lastError.round,
             },
+      ...usageSummaryJson(agent.counters.usage),
     })),
+    totals: usageSummaryJson(state.totals.usage),
     answer_count: state.answers.length,
     answers: state.answers.map((answer) => ({
       label: answer.label,

@@ -7,8 +7,9 @@
  *   chunk with `finish_reason`, a usage chunk when `stream_options.include_usage`, `[DONE]`), or
  *   one `chat.completion` JSON object when `stream` is false;
  * - `POST /v1/responses`: the Responses API event sequence (`response.created` …
- *   `response.completed`, reasoning summaries, output text, function-call arguments), or one
- *   `response` object when `stream` is false;
+ *   `response.completed`, reasoning summaries, hosted `web_search_call` / `code_interpreter_call`
+ *   items for `providerToolCalls`, output text, function-call arguments), or one `response`
+ *   object when `stream` is false;
  * - `GET /v1/models`: a one-model list; `GET /__requests`: the recorded requests as JSON (for
  *   tests that run the server as a separate process);
  * - errors: the reply's status with an OpenAI error body `{"error": {message, type, code}}` and
@@ -66,11 +67,19 @@ export interface FakeOpenAIServer {
  * @param handler decides each model call's reply; an array plays its replies in order and answers
  *   HTTP 500 ("no scripted reply left") once they run out.
  * @param options.port port to listen on; default 0 (a free port).
+ * @param options.alwaysStreamUsage stream usage without `stream_options` (Z.ai style).
  * @returns the server; call `close()` when done.
  */
 export async function startFakeOpenAIServer(
   handler: FakeHandler | FakeReply[],
-  options: { port?: number } = {},
+  options: {
+    port?: number;
+    /**
+     * Stream Chat Completions usage even when the request has no `stream_options.include_usage`,
+     * as Z.ai's GLM API does (coord sends it no `stream_options`). Default false.
+     */
+    alwaysStreamUsage?: boolean;
+  } = {},
 ): Promise<FakeOpenAIServer> {
   const decide = typeof handler === "function" ? handler : playInOrder(handler);
   const requests: FakeRequest[] = [];
@@ -130,7 +139,9 @@ export async function startFakeOpenAIServer(
     const stream = request.body.stream === true;
     if (api === "chat") {
       const includeUsage =
-        isRecord(request.body.stream_options) && request.body.stream_options.include_usage === true;
+        options.alwaysStreamUsage === true ||
+        (isRecord(request.body.stream_options) &&
+          request.body.stream_options.include_usage === true);
       if (!stream) return sendJson(res, 200, chatCompletion(reply, model, usage));
       return sendEvents(res, chatCompletionEvents(reply, model, usage, includeUsage), reply);
     }

@@ -1,10 +1,11 @@
 /**
  * A compact live status block for terminals (stderr is a TTY): one line per agent with its
- * status and latest text, and a header with the phase, elapsed time and tokens. Renders only
- * from the reducer's state (STYLE.md rule 3); redraws are throttled. The full Ink interface is
- * a separate component; this is the dependable fallback that never touches stdout.
+ * status and latest text, and a header with the phase, elapsed time, tokens and cost (USD, or
+ * "cost unknown" once any model call had no price). Renders only from the reducer's state
+ * (STYLE.md rule 3); redraws are throttled. The full Ink interface is a separate component;
+ * this is the dependable fallback that never touches stdout.
  */
-import type { AgentState, RunState } from "../../session/reducer.js";
+import { costUsdOf, type AgentState, type RunState } from "../../session/reducer.js";
 import { oneLine } from "./trace-lines.js";
 
 /** Where the block is drawn: a TTY stream. */
@@ -63,7 +64,14 @@ function headerLine(state: RunState, now: number): string {
   const usage = state.totals.usage;
   const tokens = usage.inputTokens + usage.outputTokens;
   const votes = state.votes.length;
-  return `coord · ${state.mode ?? "…"} · ${state.phase} · ${state.answers.length} answers · ${votes} votes · ${elapsed} s · ${tokens.toLocaleString("en-US")} tokens`;
+  const cost = costUsdOf(usage);
+  const costText = cost === null ? "cost unknown" : formatUsd(cost);
+  return `coord · ${state.mode ?? "…"} · ${state.phase} · ${state.answers.length} answers · ${votes} votes · ${elapsed} s · ${tokens.toLocaleString("en-US")} tokens · ${costText}`;
+}
+
+/** `$1.23` from one dollar up, else four decimals (`$0.0042`); USD in. */
+export function formatUsd(usd: number): string {
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 
 /** The live block: call `update(state)` on every event, `clear()` before printing anything else. */

@@ -10,6 +10,8 @@ export interface FakeRequest {
   method: string;
   /** Path without query, e.g. `/v1/chat/completions`. */
   path: string;
+  /** Query parameters (`?alt=sse`, `?api-version=…`); absent on servers that do not record them. */
+  query?: Record<string, string>;
   headers: IncomingHttpHeaders;
   /** The JSON body (an empty object when there was none or it was not JSON). */
   body: Record<string, unknown>;
@@ -31,8 +33,34 @@ export interface FakeToolCall {
   id?: string;
 }
 
+/**
+ * A tool the provider runs itself (web search, code execution), streamed before the text in the
+ * provider's own format. Only the Anthropic, Gemini, xAI and Azure fakes send these.
+ */
+export interface FakeProviderToolCall {
+  /** Provider tool: `web_search` or `code_execution`. */
+  name: "web_search" | "code_execution";
+  /** The call's input, e.g. `{query: "…"}` or `{code: "…"}`. */
+  input: Record<string, unknown>;
+  /** Results: for web search a list of `{url, title}`, for code execution `{stdout, stderr?, returnCode?}`. */
+  result:
+    { url: string; title: string }[] | { stdout: string; stderr?: string; returnCode?: number };
+  /** Call id; default from the provider's id scheme. */
+  id?: string;
+}
+
 /** What the server should answer to one request. */
 export interface FakeReply {
+  /**
+   * Tools the provider executes itself, streamed before the text (Anthropic, Gemini, and the
+   * Responses API of the OpenAI and Azure fakes; not Chat Completions).
+   */
+  providerToolCalls?: FakeProviderToolCall[];
+  /**
+   * A recorded SSE body (e.g. `readWireFixture("anthropic", "text.sse")`) to replay verbatim
+   * instead of assembling one from the other fields (not the OpenAI fake).
+   */
+  sse?: string;
   /** Reasoning streamed first (`reasoning_content` / reasoning summary). */
   reasoning?: string;
   /** Assistant text, streamed a word at a time. */

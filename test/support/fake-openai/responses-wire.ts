@@ -126,6 +126,31 @@ export function responsesEvents(reply: FakeReply, model: string, usage: Complete
         part: { type: "output_text", annotations: [], logprobs: [], text },
       });
       events.push({ type: "response.output_item.done", output_index: outputIndex, item });
+    } else if (item.type === "web_search_call" || item.type === "code_interpreter_call") {
+      // Hosted tools (`providerToolCalls`): announced in progress, then done with their results.
+      const pending =
+        item.type === "web_search_call"
+          ? { id: itemId, type: item.type, status: "in_progress" }
+          : { ...item, status: "in_progress", code: null, outputs: null };
+      events.push({ type: "response.output_item.added", output_index: outputIndex, item: pending });
+      if (item.type === "code_interpreter_call") {
+        const code = item.code as string;
+        for (const piece of splitInto(code, 2)) {
+          events.push({
+            type: "response.code_interpreter_call_code.delta",
+            item_id: itemId,
+            output_index: outputIndex,
+            delta: piece,
+          });
+        }
+        events.push({
+          type: "response.code_interpreter_call_code.done",
+          item_id: itemId,
+          output_index: outputIndex,
+          code,
+        });
+      }
+      events.push({ type: "response.output_item.done", output_index: outputIndex, item });
     } else if (item.type === "function_call") {
       const args = item.arguments as string;
       events.push({
@@ -181,6 +206,31 @@ export function responsesObject(
       summary: [{ type: "summary_text", text: reply.reasoning }],
     });
   }
+  (reply.providerToolCalls ?? []).forEach((call, index) => {
+    if (call.name === "web_search") {
+      const results = Array.isArray(call.result) ? call.result : [];
+      items.push({
+        id: call.id ?? `ws_fake_${index + 1}`,
+        type: "web_search_call",
+        status: "completed",
+        action: {
+          type: "search",
+          query: typeof call.input.query === "string" ? call.input.query : "",
+          sources: results.map((result) => ({ type: "url", url: result.url })),
+        },
+      });
+    } else {
+      const output = Array.isArray(call.result) ? { stdout: "" } : call.result;
+      items.push({
+        id: call.id ?? `ci_fake_${index + 1}`,
+        type: "code_interpreter_call",
+        status: "completed",
+        container_id: "cntr_fake",
+        code: typeof call.input.code === "string" ? call.input.code : "",
+        outputs: [{ type: "logs", logs: output.stdout }],
+      });
+    }
+  });
   if (reply.text !== undefined || (reply.toolCalls ?? []).length === 0) {
     items.push({
       id: "msg_fake_1",

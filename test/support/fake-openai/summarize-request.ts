@@ -1,14 +1,14 @@
 /**
  * Reading requests for fake-server handlers: {@link summarizeRequest} gives a provider-neutral view
- * (tools offered, system prompt, all prompt text, last item) of a Chat Completions or Responses
- * request body.
+ * (tools offered, system prompt, all prompt text, last item) of a Chat Completions, Responses,
+ * Anthropic Messages or Gemini `generateContent` request body.
  */
 import type { FakeRequest } from "./fake-reply.js";
 import { isRecord } from "./wire-helpers.js";
 
 /** A provider-neutral view of one model-call request, for handlers. */
 export interface RequestSummary {
-  api: "chat" | "responses" | "other";
+  api: "chat" | "responses" | "anthropic" | "gemini" | "other";
   model: string;
   /** Tools offered: name and JSON Schema of the input. */
   tools: { name: string; parameters: Record<string, unknown> }[];
@@ -24,34 +24,48 @@ export interface RequestSummary {
 }
 
 /**
- * Summarizes a Chat Completions or Responses request body.
+ * Summarizes a Chat Completions, Responses, Anthropic Messages or Gemini request body (by path:
+ * `…/chat/completions`, `…/responses`, `…/messages`, `…:generateContent` /
+ * `…:streamGenerateContent`). Provider-executed tools (Anthropic `web_search_…`, Gemini
+ * `googleSearch`) are not listed in `tools`.
  *
  * @param request a request received by the fake server.
  */
 export function summarizeRequest(request: FakeRequest): RequestSummary {
   const { body } = request;
-  const api =
-    request.path === "/v1/chat/completions"
-      ? "chat"
-      : request.path === "/v1/responses"
-        ? "responses"
-        : "other";
-  const rawTools = Array.isArray(body.tools) ? body.tools.filter(isRecord) : [];
-  const tools = rawTools.map((entry) => {
-    const fn = isRecord(entry.function) ? entry.function : entry;
-    return {
-      name: typeof fn.name === "string" ? fn.name : "",
-      parameters: isRecord(fn.parameters) ? fn.parameters : {},
-    };
-  });
+  const api = apiOf(request.path);
+  const rawTools = (Array.isArray(body.tools) ? body.tools.filter(isRecord) : []).flatMap(
+    (entry) =>
+      Array.isArray(entry.functionDeclarations)
+        ? entry.functionDeclarations.filter(isRecord)
+        : [entry],
+  );
+  const tools = rawTools
+    .map((entry) => {
+      const fn = isRecord(entry.function) ? entry.function : entry;
+      const parameters = isRecord(fn.parameters)
+        ? fn.parameters
+        : isRecord(fn.input_schema)
+          ? fn.input_schema
+          : undefined;
+      return { name: typeof fn.name === "string" ? fn.name : "", parameters };
+    })
+    .filter((entry) => entry.parameters !== undefined || api === "chat" || api === "responses")
+    .map((entry) => ({ name: entry.name, parameters: entry.parameters ?? {} }));
   const items: unknown[] = Array.isArray(body.messages)
     ? body.messages
-    : Array.isArray(body.input)
-      ? body.input
-      : typeof body.input === "string"
-        ? [{ role: "user", content: body.input }]
-        : [];
+    : Array.isArray(body.contents)
+      ? body.contents
+      : Array.isArray(body.input)
+        ? body.input
+        : typeof body.input === "string"
+          ? [{ role: "user", content: body.input }]
+          : [];
   const systemParts: string[] = typeof body.instructions === "string" ? [body.instructions] : [];
+  if (body.system !== undefined) systemParts.push(collectStrings(body.system).join("\n"));
+  if (isRecord(body.systemInstruction)) {
+    systemParts.push(collectStrings(body.systemInstruction).join("\n"));
+  }
   for (const item of items) {
     if (isRecord(item) && (item.role === "system" || item.role === "developer")) {
       systemParts.push(collectStrings(item.content).join("\n"));
@@ -67,6 +81,8 @@ export function summarizeRequest(request: FakeRequest): RequestSummary {
     system: systemParts.join("\n"),
     text: [
       ...(typeof body.instructions === "string" ? [body.instructions] : []),
+      ...(body.system !== undefined ? collectStrings(body.system) : []),
+      ...(isRecord(body.systemInstruction) ? collectStrings(body.systemInstruction) : []),
       ...collectStrings(items),
     ].join("\n"),
     lastItem: isRecord(last)
@@ -77,6 +93,14 @@ export function summarizeRequest(request: FakeRequest): RequestSummary {
           : undefined
       : undefined,
   };
+}
+
+function apiOf(path: string): RequestSummary["api"] {
+  if (path.endsWith("/chat/completions")) return "chat";
+  if (path.endsWith("/responses")) return "responses";
+  if (path.endsWith("/messages")) return "anthropic";
+  if (/:(stream)?generateContent$/i.test(path)) return "gemini";
+  return "other";
 }
 
 /** Every string value in a JSON value (keys `type`, `role`, `id`, `call_id` excluded), in order. */

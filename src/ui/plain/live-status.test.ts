@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { CoordEvent, EventBody } from "../../events/events.js";
+import { replay } from "../../session/reducer.js";
+import { createLiveStatus, formatUsd } from "./live-status.js";
+
+function events(costs: (number | undefined)[]): CoordEvent[] {
+  const bodies: EventBody[] = [
+    {
+      type: "run-start",
+      question: "q",
+      mode: "voting",
+      historyTurns: 0,
+      agents: [{ id: "a", anonId: "agent1", backend: "openai", model: "gpt-4o-mini" }],
+    },
+    ...costs.map((costUsd): EventBody => ({
+      type: "usage",
+      agentId: "a",
+      round: 1,
+      backend: "openai",
+      model: "gpt-4o-mini",
+      usage: { inputTokens: 1000, outputTokens: 200, reasoningTokens: 0, cachedInputTokens: 0 },
+      ...(costUsd === undefined ? {} : { costUsd }),
+      durationMs: 5,
+      finishReason: "stop",
+    })),
+  ];
+  return bodies.map((body, index) => ({
+    v: 1,
+    seq: index + 1,
+    time: new Date(Date.UTC(2025, 0, 1) + index).toISOString(),
+    runId: "r",
+    ...body,
+  }));
+}
+
+async function header(costs: (number | undefined)[]): Promise<string> {
+  let written = "";
+  const live = createLiveStatus(
+    { write: (text) => ((written += text), true), columns: 200 },
+    { intervalMs: 0, now: () => Date.UTC(2025, 0, 1) },
+  );
+  live.update(replay(events(costs)));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  live.clear();
+  return written.split("\n")[0]!;
+}
+
+describe("the live status header", () => {
+  it("shows tokens and the cost so far", async () => {
+    expect(await header([0.00042, 0.0008])).toContain("2,400 tokens · $0.0012");
+  });
+
+  it('says "cost unknown" once any call had no price', async () => {
+    expect(await header([0.00042, undefined])).toContain("2,400 tokens · cost unknown");
+  });
+
+  it("formats USD by size", () => {
+    expect(formatUsd(0)).toBe("$0.0000");
+    expect(formatUsd(0.01234)).toBe("$0.0123");
+    expect(formatUsd(12.345)).toBe("$12.35");
+  });
+});
