@@ -1,0 +1,190 @@
+/**
+ * `coord logs analyze --mode self` (spec section 4.2): runs an analysis team — the built-in
+ * `@examples/log_analysis`, or `--config PATH` — on a question that quotes the run's summary,
+ * key files and event trace, and writes its final answer to `ANALYSIS_REPORT.md` in the log
+ * directory. The team is read-only: it has no file tools, it only reads what the question
+ * quotes. Its own run is logged under `<log dir>/analysis_logs/` (so it never becomes "the most
+ * recent run" of `coord logs`), unless its config turns logging off.
+ *
+ * `--ui automation`: plain trace lines on stderr; `rich_terminal` (default): the live status
+ * block when stderr is a terminal, else trace lines; `webui`: refused until the web UI exists.
+ */
+import { join, relative } from "node:path";
+import { ConfigError, ExitCode } from "../errors.js";
+import type { CoordEvent, RunEndReason } from "../events/events.js";
+import { ANALYSIS_LOGS_DIR, ANALYSIS_REPORT_FILE } from "../logs/analysis-prompt.js";
+import { analysisQuestion, analysisReport, readQuotedFiles } from "../logs/analysis-question.js";
+import { summarizeRun } from "../logs/run-summary.js";
+import { selectRun, type RunSelection } from "../logs/select-run.js";
+import { LOGS_JSON_VERSION } from "../logs/version.js";
+import { chooseMode, resolveConfig } from "../runner/resolve-run.js";
+import { runTeam } from "../runner/run-team.js";
+import type { RunState } from "../session/reducer.js";
+import { writeFileAtomic } from "../store/atomic-write.js";
+import { readRunLog } from "../store/log-reader.js";
+import { createLiveStatus } from "../ui/plain/live-status.js";
+import { renderLogsSummary } from "../ui/plain/logs-summary.js";
+import { clip } from "../ui/plain/text-table.js";
+import { createTraceFormatter, traceText } from "../ui/plain/trace-lines.js";
+import type { LogsIO } from "./logs.js";
+
+/** The analysis team used without `--config`. */
+export const DEFAULT_ANALYSIS_CONFIG = "@examples/log_analysis";
+
+/** Options of {@link analyzeSelf}. */
+export interface AnalyzeSelfOptions {
+  selection: RunSelection;
+  ui: "automation" | "rich_terminal" | "webui";
+  /** `--config`; default {@link DEFAULT_ANALYSIS_CONFIG}. */
+  config?: string | undefined;
+  json: boolean;
+}
+
+/** `coord logs analyze --mode self --json`. Paths absolute. */
+export interface LogsAnalyzeSelfJson {
+  version: number;
+  mode: "self";
+  log_dir: string;
+  attempt_dir: string;
+  turn: number;
+  attempt: number;
+  /** The analysis team's config as given. */
+  config: string;
+  agents: string[];
+  /** How the analysis run ended. */
+  status: RunEndReason;
+  /** ANALYSIS_REPORT.md, or null when the analysis run produced no answer. */
+  report_path: string | null;
+  /** The analysis run's own attempt directory, when logged. */
+  analysis_log_dir: string | null;
+}
+
+const EXIT_FOR_END: Record<RunEndReason, number> = {
+  completed: ExitCode.success,
+  failed: ExitCode.execution,
+  timeout: ExitCode.timeout,
+  interrupted: ExitCode.interrupted,
+};
+
+/**
+ * Runs the analysis team and writes the report.
+ * @returns the exit code: 0 with a report; 2, 3 or 4 when the analysis run failed, timed out
+ *   or was interrupted (no report is written then).
+ * @throws ConfigError for `--ui webui`, a missing or unreadable log, or a bad analysis config or
+ *   missing API key (before any agent starts).
+ */
+export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Promise<number> {
+  if (options.ui === "webui") {
+    throw new ConfigError(
+      "--ui webui needs the web UI (coord --web), which is not available yet in this version of coord; use --ui rich_terminal or --ui automation",
+    );
+  }
+  const where = await selectRun(options.selection);
+  const log = await readRunLog(where.attemptDir);
+  const question = analysisQuestion({
+    where,
+    summaryText: renderLogsSummary(summarizeRun(log, where), { cwd: where.logDir }),
+    traceText: traceText(log.events, { maxTextLength: 500 }),
+    files: await readQuotedFiles(where.attemptDir),
+  });
+
+  const { loadEnvFiles } = await import("../config/env.js");
+  const env = await loadEnvFiles({ home: io.home, env: io.env });
+  const configArg = options.config ?? DEFAULT_ANALYSIS_CONFIG;
+  const resolved = await resolveConfig({ config: configArg }, { cwd: io.cwd, home: io.home, env });
+  for (const warning of resolved.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
+  const { config } = resolved;
+  const { mode, agentIndexes } = chooseMode(config, {});
+  const agents = agentIndexes.map((index) => config.agents[index]!.id);
+
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  if (io.signal === undefined) process.once("SIGINT", onSigint);
+  const display = createDisplay(options.ui, io);
+  io.stderr.write(
+    `[system] Analysing ${relative(io.cwd, where.attemptDir) || where.attemptDir} with ${configArg} (${agents.join(", ")})\n`,
+  );
+  let result;
+  try {
+    result = await runTeam({
+      config,
+      mode,
+      agentIndexes,
+      question,
+      env,
+      cwd: io.cwd,
+      log: config.ui.logging_enabled
+        ? {
+            root: join(where.logDir, ANALYSIS_LOGS_DIR),
+            coordVersion: io.version,
+            cliArgs: io.argv,
+            debug: false,
+          }
+        : undefined,
+      signal: io.signal ?? interrupt.signal,
+      onEvent: (event, state) => display.event(event, state),
+    });
+  } finally {
+    process.off("SIGINT", onSigint);
+    display.done();
+  }
+  const { state } = result;
+  const status = state.endReason ?? "failed";
+  const answered = status === "completed" && state.finalAnswer !== null;
+  const reportPath = join(where.logDir, ANALYSIS_REPORT_FILE);
+  if (answered) {
+    const report = analysisReport(
+      { where, config: configArg, agents, analysisLogDir: result.logDir },
+      state.finalAnswer ?? "",
+    );
+    await writeFileAtomic(reportPath, report);
+  }
+  const summary: LogsAnalyzeSelfJson = {
+    version: LOGS_JSON_VERSION,
+    mode: "self",
+    log_dir: where.logDir,
+    attempt_dir: where.attemptDir,
+    turn: where.turn,
+    attempt: where.attempt,
+    config: configArg,
+    agents,
+    status,
+    report_path: answered ? reportPath : null,
+    analysis_log_dir: result.logDir ?? null,
+  };
+  if (options.json) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else if (answered) io.stdout.write(`${(state.finalAnswer ?? "").trimEnd()}\n`);
+  if (answered) {
+    io.stderr.write(`[system] Analysis report: ${relative(io.cwd, reportPath) || reportPath}\n`);
+  } else {
+    io.stderr.write(
+      `coord: the analysis run ended ${status}${state.error ? `: ${state.error}` : ""}; no ${ANALYSIS_REPORT_FILE} was written` +
+        (result.logDir ? ` (its log: ${relative(io.cwd, result.logDir) || result.logDir})` : "") +
+        "\n",
+    );
+  }
+  return answered ? ExitCode.success : EXIT_FOR_END[status];
+}
+
+/** Characters of one progress line (the question quotes whole files: its line is cut). */
+const TRACE_LINE_CAP = 300;
+
+/** Progress on stderr: the live block on a terminal with rich_terminal, else trace lines. */
+function createDisplay(ui: "automation" | "rich_terminal", io: LogsIO) {
+  const live = ui === "rich_terminal" && io.stderr.isTTY === true;
+  const status = live ? createLiveStatus(io.stderr) : undefined;
+  const lines = createTraceFormatter({ maxTextLength: 200 });
+  return {
+    event(event: CoordEvent, state: RunState) {
+      if (status) {
+        if (event.type === "run-end") status.clear();
+        else status.update(state);
+        return;
+      }
+      for (const line of lines.push(event)) io.stderr.write(`${clip(line, TRACE_LINE_CAP)}\n`);
+    },
+    done() {
+      status?.clear();
+    },
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * `coord logs summary` as text (spec section 4.2): the header (run, question, status, winner),
+ * then tables of agents, rounds by outcome, tokens and cost, top tools and model-call timing.
+ * Renders only the data of `summarizeRun` (src/logs/run-summary.ts); no number is computed here.
+ */
+import { isAbsolute, relative } from "node:path";
+import type { LogsSummaryJson, RoundsJson, SummaryAgentJson } from "../../logs/run-summary.js";
+import {
+  clip,
+  formatCost,
+  formatCount,
+  formatDuration,
+  renderTable,
+  type TableColumn,
+} from "./text-table.js";
+
+/** How a winner was chosen other than by votes (`winner.basis`). */
+const WINNER_BASIS = {
+  timeout: "best answer so far at the orchestrator timeout",
+  single: "single agent",
+  quick: "presenter in quick mode",
+  decomposition: "decomposition",
+} as const;
+
+/** Options of {@link renderLogsSummary}. */
+export interface SummaryTextOptions {
+  /** Paths under this directory are shown relative to it. */
+  cwd: string;
+}
+
+/** The text of `coord logs summary`, without a trailing newline. */
+export function renderLogsSummary(summary: LogsSummaryJson, options: SummaryTextOptions): string {
+  const sections = [
+    header(summary, options),
+    agentsTable(summary),
+    roundsTable(summary),
+    tokensTable(summary),
+    toolsSection(summary),
+    timingTable(summary),
+  ];
+  return sections.filter((section) => section !== "").join("\n\n");
+}
+
+/** `path` relative to `cwd` when it is inside it, else as is. */
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+}
+
+function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
+  const name = summary.log_dir.split(/[\\/]/).at(-1) ?? summary.log_dir;
+  const of = (value: number, all: number[]) => `${value} of ${all.length === 0 ? "?" : all.at(-1)}`;
+  const lines: Array<[string, string]> = [
+    [
+      "Run",
+      `${name} (turn ${of(summary.turn, summary.turns)}, attempt ${of(summary.attempt, summary.attempts)})`,
+    ],
+    ["Log", displayPath(summary.attempt_dir, options.cwd)],
+    ["Question", clip(summary.question, 200)],
+    ["Status", statusLine(summary)],
+  ];
+  const team = `${summary.agents.length} agent${summary.agents.length === 1 ? "" : "s"}`;
+  lines.push(["Mode", `${summary.mode ?? "unknown"}, ${team}, ${summary.event_count} events`]);
+  if (summary.started_at !== null) lines.push(["Started", summary.started_at]);
+  const winner = summary.winner;
+  if (winner !== null) {
+    const votes =
+      winner.basis === "votes"
+        ? `${winner.votes} vote${winner.votes === 1 ? "" : "s"}${winner.tie_broken ? ", tie broken by config order" : ""}`
+        : (WINNER_BASIS[winner.basis as keyof typeof WINNER_BASIS] ?? winner.basis);
+    lines.push(["Winner", `${winner.agent_id ?? winner.anon_id} (${winner.label}, ${votes})`]);
+  } else {
+    lines.push(["Winner", "none"]);
+  }
+  const final = summary.final_answer;
+  if (final !== null && final.label !== null) {
+    lines.push([
+      "Final",
+      `${final.label} (${final.source ?? "presentation"}, ${formatCount(final.characters)} characters)`,
+    ]);
+  } else if (final !== null) {
+    lines.push(["Final", `${formatCount(final.characters)} characters streamed, never completed`]);
+  }
+  return lines.map(([key, value]) => `${`${key}:`.padEnd(10)}${value}`).join("\n");
+}
+
+function statusLine(summary: LogsSummaryJson): string {
+  const duration = formatDuration(summary.duration_ms);
+  if (summary.status === "incomplete") {
+    const why = summary.truncated
+      ? "events.jsonl ends in a cut-off line: the run crashed while writing its log"
+      : "no run-end event: the run is still going, or it stopped without closing its log";
+    return `incomplete after ${duration} (${why})`;
+  }
+  return `${summary.status} in ${duration}${summary.error ? `: ${clip(summary.error, 200)}` : ""}`;
+}
+
+function agentsTable(summary: LogsSummaryJson): string {
+  if (summary.agents.length === 0) return "";
+  const withErrors = summary.agents.some((agent) => agent.last_error !== null);
+  const columns: TableColumn[] = [
+    { header: "Agent" },
+    { header: "Backend" },
+    { header: "Model" },
+    { header: "Status" },
+    { header: "Answers", align: "right" },
+    ...(withErrors ? [{ header: "Last error" }] : []),
+  ];
+  const rows = summary.agents.map((agent) => [
+    agent.id,
+    agent.backend,
+    agent.model,
+    agent.status,
+    String(agent.answers),
+    ...(withErrors ? [agent.last_error === null ? "" : clip(agent.last_error, 60)] : []),
+  ]);
+  return renderTable(columns, rows);
+}
+
+function roundsTable(summary: LogsSummaryJson): string {
+  const withStops = summary.totals.rounds.stop > 0;
+  const columns: TableColumn[] = [
+    { header: "Rounds" },
+    { header: "Answers", align: "right" },
+    { header: "Votes", align: "right" },
+    ...(withStops ? [{ header: "Stops", align: "right" as const }] : []),
+    { header: "Refused votes", align: "right" },
+    { header: "Errors", align: "right" },
+    { header: "Invalid", align: "right" },
+    { header: "Timeouts/aborted", align: "right" },
+    { header: "Final", align: "right" },
+    { header: "Total", align: "right" },
+  ];
+  const cells = (rounds: RoundsJson) => [
+    String(rounds.answer),
+    String(rounds.vote),
+    ...(withStops ? [String(rounds.stop)] : []),
+    String(rounds.vote_refused),
+    String(rounds.error),
+    String(rounds.invalid),
+    String(rounds.aborted),
+    String(rounds.final),
+    String(rounds.total),
+  ];
+  return renderTable(
+    columns,
+    summary.agents.map((agent) => [agent.id, ...cells(agent.rounds)]),
+    ["TOTAL", ...cells(summary.totals.rounds)],
+  );
+}
+
+function tokensTable(summary: LogsSummaryJson): string {
+  const columns: TableColumn[] = [
+    { header: "Tokens" },
+    { header: "Input", align: "right" },
+    { header: "Output", align: "right" },
+    { header: "Reasoning", align: "right" },
+    { header: "Cached", align: "right" },
+    { header: "Calls", align: "right" },
+    { header: "Cost", align: "right" },
+  ];
+  const cells = (part: Pick<SummaryAgentJson, "tokens" | "model_calls" | "cost_usd">) => [
+    formatCount(part.tokens.input),
+    formatCount(part.tokens.output),
+    formatCount(part.tokens.reasoning),
+    formatCount(part.tokens.cached_input),
+    formatCount(part.model_calls),
+    formatCost(part.cost_usd),
+  ];
+  return renderTable(
+    columns,
+    summary.agents.map((agent) => [agent.id, ...cells(agent)]),
+    ["TOTAL", ...cells(summary.totals)],
+  );
+}
+
+function toolsSection(summary: LogsSummaryJson): string {
+  if (summary.top_tools.length === 0) return "Tools: none called";
+  const shown = summary.top_tools.length;
+  const all = summary.tool_totals;
+  const table = renderTable(
+    [
+      { header: "Top tools by time" },
+      { header: "Calls", align: "right" },
+      { header: "Failures", align: "right" },
+      { header: "Total", align: "right" },
+      { header: "Avg", align: "right" },
+    ],
+    summary.top_tools.map((tool) => [
+      tool.name,
+      formatCount(tool.calls),
+      formatCount(tool.failures),
+      formatDuration(tool.total_ms),
+      formatDuration(tool.mean_ms),
+    ]),
+  );
+  const note = `${shown} shown; all tools: ${formatCount(all.calls)} calls, ${formatCount(all.failures)} failed, ${formatDuration(all.total_ms)} (coord logs tools)`;
+  return `${table}\n${note}`;
+}
+
+function timingTable(summary: LogsSummaryJson): string {
+  if (summary.model_call_timing.length === 0) return "";
+  return renderTable(
+    [
+      { header: "Model calls" },
+      { header: "Agents" },
+      { header: "Calls", align: "right" },
+      { header: "Avg time", align: "right" },
+      { header: "Avg first token", align: "right" },
+    ],
+    summary.model_call_timing.map((group) => [
+      group.model === "" ? group.backend : `${group.backend}/${group.model}`,
+      group.agents.join(", "),
+      formatCount(group.calls),
+      formatDuration(group.mean_ms),
+      group.time_to_first_token.mean_ms === null
+        ? "-"
+        : `${formatDuration(group.time_to_first_token.mean_ms)} (${group.time_to_first_token.count})`,
+    ]),
+  );
+}
