@@ -18,6 +18,9 @@
  *   Target: ≤ 15 %.
  * - **model calls, 3 agree**: `usage` events of the `allAgree` scenario (virtual clock, in this
  *   process); the protocol needs exactly 7 (3 answers, 3 votes, 1 presentation).
+ * - **serve**: `coord serve` requests per second and p50/p99 latency at concurrency 1, 8 and 32
+ *   on an instant scripted team, next to a bare Hono hello-world measured in the same run, with
+ *   the ratio (`serve-bench.ts`).
  */
 import { performance } from "node:perf_hooks";
 import { createVirtualClock } from "../src/clock.js";
@@ -25,6 +28,7 @@ import { allAgree } from "../src/engine/scenarios.js";
 import { runScripted } from "../src/engine/test-helpers.js";
 import type { EngineRunResult } from "./engine-run.js";
 import { engineRun, median, timeInterleaved } from "./measure.js";
+import { serveRows } from "./serve-bench.js";
 import { formatTable, type Row } from "./table.js";
 
 const COLD_START_RUNS = 15;
@@ -129,6 +133,7 @@ async function main(): Promise<void> {
     ...engine(50, 3000),
     ...delayedBackend(),
     ...(await modelCalls()),
+    ...(await serveRows()),
   ];
   process.stdout.write(`coord bench (node ${process.version}, ${process.platform})\n\n`);
   process.stdout.write(`${formatTable(rows)}\n`);

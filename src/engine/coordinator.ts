@@ -72,6 +72,7 @@ export class Coordinator {
    */
   async run(): Promise<CoordinationEnd> {
     const ended = new Promise<CoordinationEnd>((resolve) => (this.resolveEnd = resolve));
+    if (this.end !== undefined) return this.end; // stopped before it started (a signal already aborted)
     this.schedule();
     const end = await ended;
     while (this.active.size > 0) await Promise.allSettled([...this.active]);

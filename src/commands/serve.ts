@@ -1,0 +1,199 @@
+/**
+ * `coord serve`: the team behind an OpenAI-compatible chat-completions endpoint (spec sections
+ * 4.2 `serve`, 4.3, 7, 8; docs/server.md). Reads the options (flags win over `COORD_SERVER_*`),
+ * loads the default config once, prints the address, config and agents, serves until SIGTERM or
+ * SIGINT, then shuts down gracefully (requests in flight finish within the grace period; a
+ * second signal stops at once). `--reload` runs the server as a child process restarted when
+ * coord's code or the config file changes (src/commands/serve-reload.ts).
+ */
+import { relative } from "node:path";
+import { ConfigError } from "../errors.js";
+import { defaultLogRoot } from "../runner/run-team.js";
+import type { ServedTeam } from "../server/served-team.js";
+
+/** The flags of `coord serve` (undefined = not given). */
+export interface ServeFlags {
+  host?: string | undefined;
+  port?: number | undefined;
+  config?: string | undefined;
+  reload?: boolean | undefined;
+  /** `--no-logs` sets this to false. */
+  logs: boolean;
+  debug?: boolean | undefined;
+  /** Seconds; stop a run after this long and answer 504. */
+  requestTimeout?: number | undefined;
+  /** Seconds to let requests in flight finish on shutdown. */
+  shutdownTimeout?: number | undefined;
+  maxBodyBytes?: number | undefined;
+}
+
+/** The outside world of the command. */
+export interface ServeIO {
+  stderr: NodeJS.WritableStream;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  home: string;
+  /** Raw arguments after `coord` (execution metadata; re-used by `--reload`). */
+  argv: readonly string[];
+  version: string;
+}
+
+/** The options after flags, environment and defaults are merged. */
+export interface ServeSettings {
+  host: string;
+  port: number;
+  config: string | undefined;
+  debug: boolean;
+  shutdownGraceMs: number;
+}
+
+/** Default bind address and port (spec section 8). */
+export const DEFAULT_HOST = "0.0.0.0";
+export const DEFAULT_PORT = 4000;
+/** Default grace period for requests in flight at shutdown, seconds. */
+export const DEFAULT_SHUTDOWN_SECONDS = 30;
+
+/**
+ * Merges flags over `COORD_SERVER_HOST`, `COORD_SERVER_PORT`, `COORD_SERVER_DEFAULT_CONFIG` and
+ * `COORD_SERVER_DEBUG` (`true`/`1`/`yes`) over the defaults (spec section 4.2).
+ * @throws ConfigError for a port that is not an integer in 0–65535.
+ */
+export function serveSettings(
+  flags: ServeFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): ServeSettings {
+  const envPort = env.COORD_SERVER_PORT;
+  let port = flags.port ?? DEFAULT_PORT;
+  if (flags.port === undefined && envPort !== undefined && envPort !== "") {
+    port = Number(envPort);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new ConfigError(`COORD_SERVER_PORT=${envPort}: expected a port number 0–65535`);
+    }
+  }
+  const envDebug = (env.COORD_SERVER_DEBUG ?? "").toLowerCase();
+  return {
+    host: flags.host ?? (env.COORD_SERVER_HOST || DEFAULT_HOST),
+    port,
+    config: flags.config ?? (env.COORD_SERVER_DEFAULT_CONFIG || undefined),
+    debug: flags.debug === true || ["true", "1", "yes", "on"].includes(envDebug),
+    shutdownGraceMs: (flags.shutdownTimeout ?? DEFAULT_SHUTDOWN_SECONDS) * 1000,
+  };
+}
+
+/**
+ * Runs the server until it is stopped.
+ * @returns the exit code: 0 after a graceful shutdown, 4 after a forced one (second signal).
+ * @throws ConfigError (exit 1) for a bad option or default config, before listening; Error when
+ *   the address cannot be bound.
+ */
+export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<number> {
+  const { loadEnvFiles } = await import("../config/env.js");
+  const env = await loadEnvFiles({ home: io.home, env: io.env });
+  const settings = serveSettings(flags, env);
+  if (flags.reload) {
+    const { superviseWithReload } = await import("./serve-reload.js");
+    return superviseWithReload({ settings, io, env });
+  }
+  const server = await import("../server/index.js");
+  let team: ServedTeam | undefined;
+  if (settings.config !== undefined) {
+    team = await server.loadServedTeam(settings.config, { cwd: io.cwd, env });
+    for (const warning of team.warnings) io.stderr.write(`coord serve: warning: ${warning}\n`);
+  }
+  const logRoot = flags.logs ? defaultLogRoot(env, io.cwd) : undefined;
+  const apiKey = env.COORD_SERVER_API_KEY || undefined;
+  const shutdown = new AbortController();
+  const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const app = server.createApp({
+    team,
+    env,
+    cwd: io.cwd,
+    version: io.version,
+    logRoot,
+    debug: settings.debug,
+    apiKey,
+    ...(flags.maxBodyBytes !== undefined ? { maxBodyBytes: flags.maxBodyBytes } : {}),
+    requestTimeoutMs: flags.requestTimeout !== undefined ? flags.requestTimeout * 1000 : undefined,
+    signal: shutdown.signal,
+    cliArgs: io.argv,
+    onLog: log,
+  });
+  const running = await server.startServer(app, { host: settings.host, port: settings.port });
+  io.stderr.write(
+    banner({ url: running.url, port: running.port, team, logRoot, apiKey, settings, io }),
+  );
+
+  return new Promise<number>((resolve) => {
+    let signals = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      signals++;
+      if (signals > 1) {
+        io.stderr.write(`coord serve: ${signal} again: stopping now\n`);
+        shutdown.abort("the server was stopped");
+        process.exit(4);
+      }
+      const inFlight = app.activity.inFlight;
+      io.stderr.write(
+        `coord serve: ${signal}: shutting down` +
+          (inFlight > 0
+            ? `; waiting for ${inFlight} request${inFlight === 1 ? "" : "s"} in flight (up to ${settings.shutdownGraceMs / 1000} s; ${signal} again to stop now)`
+            : "") +
+          "\n",
+      );
+      void running
+        .close({
+          graceMs: settings.shutdownGraceMs,
+          onGraceExpired: () => {
+            io.stderr.write("coord serve: grace period over: stopping the runs still going\n");
+            shutdown.abort("the server is shutting down");
+          },
+        })
+        .then(() => {
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+          io.stderr.write("coord serve: stopped\n");
+          resolve(0);
+        });
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}
+
+function banner(context: {
+  url: string;
+  port: number;
+  team: ServedTeam | undefined;
+  logRoot: string | undefined;
+  apiKey: string | undefined;
+  settings: ServeSettings;
+  io: ServeIO;
+}): string {
+  const { team, io } = context;
+  const local =
+    context.settings.host === "0.0.0.0" || context.settings.host === "::"
+      ? `http://127.0.0.1:${context.port}`
+      : context.url;
+  const lines = [`coord serve ${io.version} listening on ${context.url}`];
+  if (team) {
+    const agents = team.agentIndexes.map((index) => {
+      const agent = team.config.agents[index]!;
+      return `${agent.id} (${agent.backend.type}/${agent.backend.model ?? agent.backend.type})`;
+    });
+    lines.push(
+      `  config:    ${team.path ?? "quick setup"} (served as model ${team.id})`,
+      `  agents:    ${agents.join(", ")}; mode ${team.mode}`,
+    );
+  } else {
+    lines.push(
+      "  config:    none: each request's model names the team: @examples/NAME, path:FILE or <backend>/<model>",
+    );
+  }
+  lines.push(
+    `  endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (OpenAI base URL ${local}/v1)`,
+    `  auth:      ${context.apiKey ? "Authorization: Bearer <COORD_SERVER_API_KEY> on /v1/*" : "none (set COORD_SERVER_API_KEY to require a key)"}`,
+    `  run logs:  ${context.logRoot ? `${relative(io.cwd, context.logRoot) || context.logRoot}/ (one per request)` : "off"}${context.settings.debug ? ", debug" : ""}`,
+    "Press Ctrl+C to stop.",
+  );
+  return `${lines.join("\n")}\n`;
+}

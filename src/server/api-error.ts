@@ -1,0 +1,68 @@
+/**
+ * The server's error vocabulary: {@link ApiError} and the OpenAI-style error body every non-2xx
+ * response carries (`{"error": {"message", "type", "param", "code"}}`), so OpenAI clients surface
+ * the message as they would OpenAI's own (spec section 7; docs/server.md "Errors").
+ */
+
+/** The `error.type` values this server uses (OpenAI's vocabulary where it has one). */
+export type ApiErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "not_found_error"
+  | "server_error"
+  | "timeout_error"
+  | "service_unavailable_error";
+
+/** The body of every error response. */
+export interface ApiErrorBody {
+  error: { message: string; type: ApiErrorType; param: string | null; code: string | null };
+}
+
+/** An HTTP error with an OpenAI-style body; thrown by request parsing, caught by the app. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ApiErrorType;
+  /** The request field at fault, e.g. `messages[2].content`; null when none is. */
+  readonly param: string | null;
+  /** A stable machine-readable code, e.g. `invalid_json`, `streaming_not_supported`. */
+  readonly code: string | null;
+
+  /**
+   * @param status HTTP status (400, 401, 404, 405, 413, 500, 501, 503, 504).
+   * @param message one line saying what is wrong and what fixes it.
+   */
+  constructor(
+    status: number,
+    message: string,
+    options: { type?: ApiErrorType; param?: string | null; code?: string | null } = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.type = options.type ?? defaultType(status);
+    this.param = options.param ?? null;
+    this.code = options.code ?? null;
+  }
+
+  /** The response body for this error. */
+  toBody(): ApiErrorBody {
+    return {
+      error: { message: this.message, type: this.type, param: this.param, code: this.code },
+    };
+  }
+}
+
+/** The error type a status implies when none is given. */
+function defaultType(status: number): ApiErrorType {
+  if (status === 401) return "authentication_error";
+  if (status === 404) return "not_found_error";
+  if (status === 503) return "service_unavailable_error";
+  if (status === 504) return "timeout_error";
+  if (status >= 500) return "server_error";
+  return "invalid_request_error";
+}
+
+/** A 400 for a request field: `invalid_request_error` with `param` and `code`. */
+export function invalidRequest(message: string, param: string | null, code: string): ApiError {
+  return new ApiError(400, message, { param, code });
+}

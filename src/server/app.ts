@@ -1,0 +1,237 @@
+/**
+ * The HTTP app of `coord serve` (spec sections 4.3, 7, 8; docs/server.md), built on Hono and
+ * exported so tests drive it with `app.request()`:
+ *
+ * - `GET /health` → `{status: "ok", version, default_config: boolean, config, model}`;
+ * - `GET /v1/models` → the served team as one model (without a server config: the built-in
+ *   examples, as `@examples/NAME`);
+ * - `POST /v1/chat/completions` → one team run per request (non-streaming);
+ * - everything else → 404 (405 for a known path with the wrong method), always in the
+ *   OpenAI error shape `{"error": {message, type, param, code}}`.
+ *
+ * Every response carries `x-request-id` (the client's when it is a plain token, else a new
+ * one). With `apiKey` set, `/v1/*` needs `Authorization: Bearer <apiKey>` (401 otherwise).
+ */
+import { timingSafeEqual, createHash } from "node:crypto";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requestId, type RequestIdVariables } from "hono/request-id";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { RunState } from "../session/reducer.js";
+import { ApiError } from "./api-error.js";
+import { runChatCompletion } from "./chat-completion.js";
+import { parseJsonBody, readChatRequest } from "./chat-request.js";
+import { teamForModel, type ServedTeam } from "./served-team.js";
+
+/** Default cap on a request body: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** The server's team (`--config`); undefined: each request's `model` chooses one. */
+  team?: ServedTeam | undefined;
+  /** Environment (merged with ~/.config/coord/.env): provider keys, `COORD_*`. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Working directory: `path:FILE` models, relative model paths and the log root resolve here. */
+  cwd: string;
+  /** coord's version, for `/health` and the run logs. */
+  version: string;
+  /** Run log root (`agent_outputs` or `COORD_LOG_DIR`); undefined: no run logs. */
+  logRoot?: string | undefined;
+  /** Also write coord_debug.log per run and report trace lines through `onLog`. */
+  debug?: boolean;
+  /** When set, `/v1/*` requires `Authorization: Bearer <apiKey>`. */
+  apiKey?: string | undefined;
+  /** Cap on request bodies (bytes); larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
+  /** Stop a run after this long (ms) and answer 504; default none (the config's timeouts apply). */
+  requestTimeoutMs?: number | undefined;
+  /** Aborting it stops every run in flight (they answer 503): shutdown past its grace period. */
+  signal?: AbortSignal;
+  /** Epoch ms; default `Date.now`. */
+  now?: () => number;
+  /** For execution_metadata.yaml in each run log. */
+  cliArgs?: readonly string[];
+  /** One line per finished request (access log) and, with `debug`, per trace line. */
+  onLog?: (line: string) => void;
+  /** Called when a run ends, with its final state (tests, observability). */
+  onRunEnd?: (state: RunState, requestId: string) => void;
+}
+
+/** Counts of requests the app is serving; read by the server for graceful shutdown. */
+export interface AppActivity {
+  /** Chat completions in flight. */
+  readonly inFlight: number;
+}
+
+type Env = { Variables: RequestIdVariables };
+
+/**
+ * Creates the app. The options are read once; the app keeps no state between requests beyond
+ * the in-flight count, so concurrent requests never share a run.
+ */
+export function createApp(options: AppOptions): Hono<Env> & { activity: AppActivity } {
+  const now = options.now ?? Date.now;
+  const app = new Hono<Env>();
+  let inFlight = 0;
+
+  app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
+  app.use(async (c, next) => {
+    const started = now();
+    await next();
+    if (c.req.path !== "/health") {
+      options.onLog?.(
+        `${c.get("requestId")} ${c.req.method} ${c.req.path} ${c.res.status} ${now() - started} ms`,
+      );
+    }
+  });
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return sendError(c, error);
+    const message = error instanceof Error ? error.message : String(error);
+    options.onLog?.(
+      `${c.get("requestId")} internal error: ${error instanceof Error ? (error.stack ?? message) : message}`,
+    );
+    return sendError(
+      c,
+      new ApiError(500, `internal error in coord serve (please report it): ${message}`, {
+        code: "internal_error",
+      }),
+    );
+  });
+  app.notFound((c) =>
+    sendError(
+      c,
+      new ApiError(
+        404,
+        `unknown path: ${c.req.method} ${c.req.path}; this server serves GET /health, GET /v1/models and POST /v1/chat/completions`,
+        { code: "unknown_url" },
+      ),
+    ),
+  );
+  if (options.apiKey !== undefined && options.apiKey !== "") {
+    app.use("/v1/*", bearerAuth(options.apiKey));
+  }
+
+  app.get("/health", (c) =>
+    c.json({
+      status: "ok",
+      version: options.version,
+      default_config: options.team !== undefined,
+      config: options.team?.path ?? null,
+      model: options.team?.id ?? null,
+      in_flight: inFlight,
+    }),
+  );
+
+  app.get("/v1/models", async (c) => {
+    const created = Math.floor(now() / 1000);
+    const model = (id: string) => ({ id, object: "model", created, owned_by: "coord" });
+    if (options.team) return c.json({ object: "list", data: [model(options.team.id)] });
+    const { listExamples } = await import("../config/examples.js");
+    return c.json({
+      object: "list",
+      data: listExamples().map((name) => model(`@examples/${name}`)),
+    });
+  });
+
+  app.post(
+    "/v1/chat/completions",
+    bodyLimit({
+      maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      onError: (c) =>
+        sendError(
+          c,
+          new ApiError(
+            413,
+            `the request body is larger than the server's limit of ${options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`,
+            { code: "request_too_large" },
+          ),
+        ),
+    }),
+    async (c) => {
+      const request = readChatRequest(parseJsonBody(await c.req.text()));
+      const team =
+        options.team ?? (await teamForModel(request.model, { cwd: options.cwd, env: options.env }));
+      const id = c.get("requestId");
+      const signals = [c.req.raw.signal];
+      if (options.signal) signals.push(options.signal);
+      if (options.requestTimeoutMs !== undefined)
+        signals.push(AbortSignal.timeout(options.requestTimeoutMs));
+      inFlight++;
+      try {
+        const { body, logDir } = await runChatCompletion(team, request, {
+          env: options.env,
+          cwd: options.cwd,
+          logRoot: options.logRoot,
+          debug: options.debug ?? false,
+          version: options.version,
+          cliArgs: options.cliArgs ?? [],
+          signal: AbortSignal.any(signals),
+          now,
+          onTrace: (line) => options.onLog?.(`${id} ${line}`),
+          onRunEnd: (state) => options.onRunEnd?.(state, id),
+        });
+        if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
+        return c.json(body);
+      } finally {
+        inFlight--;
+      }
+    },
+  );
+
+  for (const [path, allowed] of [
+    ["/v1/chat/completions", "POST"],
+    ["/v1/models", "GET"],
+    ["/health", "GET"],
+  ] as const) {
+    app.all(path, (c) => {
+      c.header("allow", allowed);
+      return sendError(
+        c,
+        new ApiError(405, `${c.req.method} ${path} is not allowed: use ${allowed}`, {
+          code: "method_not_allowed",
+        }),
+      );
+    });
+  }
+
+  return Object.assign(app, {
+    activity: {
+      get inFlight() {
+        return inFlight;
+      },
+    },
+  });
+}
+
+/** Sends an error in the OpenAI shape; a 501 also tells OpenAI's SDKs not to retry. */
+function sendError(c: Context, error: ApiError): Response {
+  if (error.status === 501) c.header("x-should-retry", "false");
+  if (error.status === 401) c.header("www-authenticate", 'Bearer realm="coord"');
+  return c.json(error.toBody(), error.status as ContentfulStatusCode);
+}
+
+/** `Authorization: Bearer <key>`, compared in constant time. */
+function bearerAuth(apiKey: string) {
+  const expected = createHash("sha256").update(apiKey).digest();
+  return async (c: Context, next: () => Promise<void>) => {
+    const header = c.req.header("authorization") ?? "";
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    const given = createHash("sha256")
+      .update(match?.[1] ?? "")
+      .digest();
+    if (!match || !timingSafeEqual(given, expected)) {
+      return sendError(
+        c,
+        new ApiError(
+          401,
+          match
+            ? "invalid API key: send the key set in COORD_SERVER_API_KEY as Authorization: Bearer <key>"
+            : "missing API key: send Authorization: Bearer <key> (the server has COORD_SERVER_API_KEY set)",
+          { code: match ? "invalid_api_key" : "missing_api_key" },
+        ),
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Which team answers a request (spec section 4.3 `model`): the server's configured team when it
+ * has one (the request's `model` is then ignored), else the team the request's `model` names:
+ * `@examples/NAME`, `path:FILE` (a config file on the server, relative to its working
+ * directory), or `<backend>/<model>` for a single agent (quick setup).
+ */
+import { basename, extname } from "node:path";
+import type { Config } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import { chooseMode, type ModeChoice } from "../runner/resolve-run.js";
+import { invalidRequest } from "./api-error.js";
+
+/** A team ready to run: its config, mode and agents, and the model id it is served as. */
+export interface ServedTeam extends ModeChoice {
+  config: Config;
+  /** The model id in responses and `GET /v1/models`, e.g. `coord/scripted_team`. */
+  id: string;
+  /** Absolute path of the config file; undefined for quick setup. */
+  path: string | undefined;
+  /** Load warnings (unknown keys…), one line each. */
+  warnings: string[];
+}
+
+/** Where configs are looked up. */
+export interface TeamContext {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Prefix of a `model` naming a config file on the server. */
+export const PATH_PREFIX = "path:";
+
+/**
+ * Loads a config file (a path, or `@examples/NAME`) as a served team.
+ * @param id the model id to serve it as; default `coord/<file name without extension>`.
+ * @throws ConfigError when the file cannot be read or is invalid, a backend cannot run in this
+ *   version, or the config asks for a coordination mode this version does not run.
+ */
+export async function loadServedTeam(
+  configArg: string,
+  context: TeamContext,
+  id?: string,
+): Promise<ServedTeam> {
+  const config = await import("../config/index.js");
+  const path = config.resolveConfigPath(configArg, context.cwd);
+  const loaded = await config.loadConfigFile(path, { env: context.env });
+  config.assertBackendsAvailable(loaded.config, { file: loaded.path });
+  return {
+    config: loaded.config,
+    ...chooseMode(loaded.config, {}),
+    id: id ?? `coord/${basename(loaded.path, extname(loaded.path))}`,
+    path: loaded.path,
+    warnings: loaded.warnings.map((warning) => warning.message),
+  };
+}
+
+/**
+ * The team a request's `model` names when the server has no config of its own.
+ * @throws ApiError 400 (`param: "model"`) when `model` is missing, has none of the accepted forms
+ *   (the message lists them), or names a config or backend that cannot be loaded (the message
+ *   says why).
+ */
+export async function teamForModel(
+  model: string | undefined,
+  context: TeamContext,
+): Promise<ServedTeam> {
+  const { BACKEND_TYPES } = await import("../config/backend-types.js");
+  const forms = `"@examples/NAME" (a built-in example), "${PATH_PREFIX}FILE" (a config file on the server) or "<backend>/<model>" (one agent; backend one of ${BACKEND_TYPES.join(", ")})`;
+  if (model === undefined || model.trim() === "") {
+    throw invalidRequest(
+      `model is required when the server has no config (start it with --config to serve one team): use ${forms}`,
+      "model",
+      "model_required",
+    );
+  }
+  try {
+    if (model.startsWith("@examples/")) return await loadServedTeam(model, context, model);
+    if (model.startsWith(PATH_PREFIX)) {
+      const file = model.slice(PATH_PREFIX.length);
+      if (file === "") throw new ConfigError(`${PATH_PREFIX} needs a file name`);
+      return await loadServedTeam(file, context, model);
+    }
+    const slash = model.indexOf("/");
+    const backend = slash > 0 ? model.slice(0, slash) : "";
+    if (
+      slash > 0 &&
+      slash < model.length - 1 &&
+      (BACKEND_TYPES as readonly string[]).includes(backend)
+    ) {
+      const config = await import("../config/index.js");
+      const quick = config.quickSetupConfig({ backend, model: model.slice(slash + 1) });
+      config.assertBackendsAvailable(quick, {});
+      return { config: quick, ...chooseMode(quick, {}), id: model, path: undefined, warnings: [] };
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw invalidRequest(
+        `model ${JSON.stringify(model)}: ${error.message}`,
+        "model",
+        "model_not_found",
+      );
+    }
+    throw error;
+  }
+  throw invalidRequest(
+    `model ${JSON.stringify(model)} is not one this server accepts: use ${forms}`,
+    "model",
+    "model_not_found",
+  );
+}
