@@ -6,7 +6,7 @@ const resultsFile = process.env.COORD_TEST_RESULTS;
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.{ts,tsx}", "test/**/*.test.{ts,tsx}"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

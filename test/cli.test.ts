@@ -220,14 +220,17 @@ describe("errors and exit codes", () => {
     expect(result.code).toBe(0);
   });
 
-  test("a backend not available yet exits 1 naming it", async () => {
+  test("`--backend claude_code` without credentials exits 1 naming both ways to sign in", async () => {
     const sandbox = await makeSandbox();
     const result = await runCli(
-      ["--backend", "claude", "--model", "claude-sonnet-4", "q"],
+      ["--backend", "claude_code", "--model", "claude-sonnet-4-5", "q"],
       sandbox,
     );
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("backend `claude` is not available yet");
+    expect(result.stderr).toContain("agents[0] (agent_a)");
+    expect(result.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(result.stderr).toContain("CLAUDE_CODE_OAUTH_TOKEN");
+    expect(existsSync(join(sandbox.cwd, "agent_outputs"))).toBe(false);
   });
 
   test("a missing API key exits 1 naming the agent and the variable, before any agent starts", async () => {

@@ -45,11 +45,35 @@ async function instantiate(agent: AgentConfig, context: BackendContext): Promise
   switch (config.type) {
     case "scripted": {
       const { createScriptedBackend } = await import("./scripted.js");
-      return createScriptedBackend({ steps: config.steps ?? [], name: config.model ?? agent.id });
+      return createScriptedBackend({
+        steps: config.steps ?? [],
+        ...(config.scripts ? { scripts: config.scripts } : {}),
+        name: config.model ?? agent.id,
+      });
     }
     case "openai": {
       const { createOpenAIBackend } = await import("./openai.js");
       return createOpenAIBackend(config, env);
+    }
+    case "claude": {
+      const { createClaudeBackend } = await import("./claude.js");
+      return createClaudeBackend(config, env);
+    }
+    case "gemini": {
+      const { createGeminiBackend } = await import("./gemini.js");
+      return createGeminiBackend(config, env);
+    }
+    case "grok": {
+      const { createGrokBackend } = await import("./grok.js");
+      return createGrokBackend(config, env);
+    }
+    case "azure_openai": {
+      const { createAzureOpenAIBackend } = await import("./azure-openai.js");
+      return createAzureOpenAIBackend(config, env);
+    }
+    case "claude_code": {
+      const { createClaudeCodeBackend } = await import("./claude-code.js");
+      return createClaudeCodeBackend(config, { env, cwd: context.cwd });
     }
     case "chatcompletion":
     case "zai":
@@ -65,10 +89,10 @@ async function instantiate(agent: AgentConfig, context: BackendContext): Promise
       return createLocalBackend(config, { cwd: context.cwd });
     }
     default: {
+      // Every type is handled above; a config that bypassed the schema may still get here.
+      const type: string = config.type;
       const { backendUnavailableMessage } = await import("../config/backend-availability.js");
-      throw new ConfigError(
-        backendUnavailableMessage(config.type) ?? `unknown backend type ${config.type}`,
-      );
+      throw new ConfigError(backendUnavailableMessage(type) ?? `unknown backend type ${type}`);
     }
   }
 }

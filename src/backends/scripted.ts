@@ -35,6 +35,12 @@ export class ScriptMismatchError extends BackendError {
 export interface ScriptedBackendOptions {
   /** The steps, one per model call, in order. */
   steps: readonly ScriptedStep[];
+  /**
+   * Alternative step lists (e.g. one per chat turn): the first call picks the list whose `match`
+   * occurs latest in its prompt (system + messages), so the current question wins over the
+   * same text quoted in the history; `steps` is played when none matches.
+   */
+  scripts?: ReadonlyArray<{ match: string; steps: readonly ScriptedStep[] }>;
   /** Label used as the model name and in messages (e.g. the agent id). Default `scripted`. */
   name?: string;
   /** Clock for `delay_ms`; default the system clock. */
@@ -96,6 +102,7 @@ export function createScriptedBackend(options: ScriptedBackendOptions): Scripted
   const requests: ModelRequest[] = [];
   const violations: string[] = [];
   let next = 0;
+  let steps: readonly ScriptedStep[] = options.steps;
 
   const mismatch = (message: string): never => {
     violations.push(message);
@@ -108,14 +115,15 @@ export function createScriptedBackend(options: ScriptedBackendOptions): Scripted
   ): AsyncGenerator<BackendChunk> {
     requests.push(request);
     const callNumber = requests.length;
-    const step = options.steps[next];
+    const text = requestText(request);
+    if (callNumber === 1 && options.scripts) steps = pickScript(options.scripts, text) ?? steps;
+    const step = steps[next];
     if (step === undefined) {
       return mismatch(
-        `scripted backend ${name}: unexpected call #${callNumber} (the script has ${options.steps.length} steps)`,
+        `scripted backend ${name}: unexpected call #${callNumber} (the script has ${steps.length} steps)`,
       );
     }
     next++;
-    const text = requestText(request);
     const expected =
       step.expect_prompt_contains === undefined
         ? []
@@ -163,12 +171,25 @@ export function createScriptedBackend(options: ScriptedBackendOptions): Scripted
     stream,
     assertDone() {
       const problems = [...violations];
-      if (next < options.steps.length) {
+      if (next < steps.length) {
         problems.push(
-          `scripted backend ${name}: ${options.steps.length - next} of ${options.steps.length} steps were never used`,
+          `scripted backend ${name}: ${steps.length - next} of ${steps.length} steps were never used`,
         );
       }
       if (problems.length > 0) throw new Error(problems.join("\n"));
     },
   };
+}
+
+/** The script whose `match` occurs latest in `prompt` (the first of equals), if any. */
+function pickScript(
+  scripts: ReadonlyArray<{ match: string; steps: readonly ScriptedStep[] }>,
+  prompt: string,
+): readonly ScriptedStep[] | undefined {
+  let best: { at: number; steps: readonly ScriptedStep[] } | undefined;
+  for (const script of scripts) {
+    const at = prompt.lastIndexOf(script.match);
+    if (at >= 0 && (best === undefined || at > best.at)) best = { at, steps: script.steps };
+  }
+  return best?.steps;
 }

@@ -1,19 +1,29 @@
 /**
  * `coord [OPTIONS] "<question>"`: runs one query and exits (spec section 4.1). Resolves the
- * config, runs the team (src/runner/run-team.ts), shows progress on stderr — a live status
- * block in a terminal, plain trace lines otherwise — and prints the final answer on stdout.
+ * config, opens a memory session (src/commands/session-turns.ts), runs the team
+ * (src/runner/run-team.ts) with the session's history, shows progress (src/commands/run-display.ts:
+ * the Ink live view, a live status block, trace lines or `--automation` lines), prints the final
+ * answer on stdout and records the turn in the session.
  * Exit codes: ARCHITECTURE.md "Exit codes".
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { ExitCode } from "../errors.js";
-import type { CoordEvent, RunEndReason } from "../events/events.js";
-import { defaultLogRoot, runTeam, type RetryNotice } from "../runner/run-team.js";
-import type { RunState } from "../session/reducer.js";
-import type { LogWriter } from "../store/log-writer.js";
-import { createLiveStatus, type LiveStatus } from "../ui/plain/live-status.js";
-import { createTraceFormatter, oneLine } from "../ui/plain/trace-lines.js";
+import type { RunEndReason } from "../events/events.js";
+import { withCwdContext, type CwdContext } from "../runner/cwd-context.js";
 import { chooseMode, resolveConfig, type RunFlags } from "../runner/resolve-run.js";
+import { defaultLogRoot, runTeam, type TeamRunResult } from "../runner/run-team.js";
+import { initialRunState, type RunState } from "../session/reducer.js";
+import { LOG_FILES, type LogWriter } from "../store/log-writer.js";
+import { oneLine } from "../ui/plain/trace-lines.js";
+import { createRunDisplay, type RunDisplay } from "./run-display.js";
+import {
+  closeSession,
+  discardSession,
+  openSession,
+  recordTurn,
+  sessionLogDir,
+} from "./session-turns.js";
 
 /** Flags of the run command. */
 export interface RunCommandFlags extends RunFlags {
@@ -23,6 +33,12 @@ export interface RunCommandFlags extends RunFlags {
   logs: boolean;
   debug: boolean;
   outputFile?: string | undefined;
+  /** `--session-id ID`: continue that memory session. */
+  sessionId?: string | undefined;
+  /** `--automation`: the fixed parseable lines of src/ui/plain/automation.ts only. */
+  automation?: boolean | undefined;
+  /** `--cwd-context`: the working directory's access for this run. */
+  cwdContext?: CwdContext | undefined;
 }
 
 /** The outside world of a command (injected so tests and the bench can drive it). */
@@ -47,9 +63,11 @@ const EXIT_FOR_END: Record<RunEndReason, ExitCode> = {
 };
 
 /**
- * Runs one question end to end.
+ * Runs one question end to end, as a turn of a memory session (a new one, or the one
+ * `--session-id` / `session_id:` names, whose history the agents then see).
  * @returns the exit code (0 success, 2 every agent failed, 3 timeout without an answer, 4 interrupted).
- * @throws ConfigError (exit 1) for bad flags, configs, keys or model files, before any agent starts.
+ * @throws ConfigError (exit 1) for bad flags, configs, keys or model files, or an unknown
+ *   session id, before any agent starts.
  */
 export async function runQuestion(
   question: string,
@@ -60,87 +78,83 @@ export async function runQuestion(
   const env = await loadEnvFiles({ home: io.home, env: io.env });
   const resolved = await resolveConfig(flags, { cwd: io.cwd, home: io.home, env });
   for (const warning of resolved.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
-  const { config } = resolved;
+  const config = withCwdContext(resolved.config, flags.cwdContext ?? "off", io.cwd);
   const { mode, agentIndexes } = chooseMode(config, flags);
+  const session = await openSession({
+    home: io.home,
+    sessionId: flags.sessionId,
+    config,
+    configPath: resolved.path,
+    cwd: io.cwd,
+    kind: "single",
+  });
+  const sessionDir = await sessionLogDir(session);
 
-  const display = createDisplay(flags, io, config.ui.display_type === "rich_terminal");
+  const display = await createRunDisplay(flags, io, config.ui.display_type === "rich_terminal");
   let writer: LogWriter | undefined;
   let reportedLogError = false;
-  const { state, logDir } = await runTeam({
-    config,
-    mode,
-    agentIndexes,
-    question,
-    env,
-    cwd: io.cwd,
-    log:
-      flags.logs && config.ui.logging_enabled
-        ? {
-            root: defaultLogRoot(env, io.cwd),
-            coordVersion: io.version,
-            cliArgs: io.argv,
-            debug: flags.debug,
-            onError: (error) => {
-              if (!reportedLogError)
-                io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`);
-              reportedLogError = true;
-            },
-          }
-        : undefined,
-    ...(io.signal ? { signal: io.signal } : {}),
-    onLogOpen: (opened) => (writer = opened),
-    onEvent: (event, current) => display.event(event, current, writer),
-    onRetry: (notice) => display.retry(notice, writer),
+  const startedAt = Date.now();
+  let started = false;
+  let result: TeamRunResult;
+  try {
+    result = await runTeam({
+      config,
+      mode,
+      agentIndexes,
+      question,
+      history: session.history,
+      env,
+      cwd: io.cwd,
+      log:
+        flags.logs && config.ui.logging_enabled
+          ? {
+              root: defaultLogRoot(env, io.cwd),
+              ...(sessionDir !== undefined ? { logDir: sessionDir } : {}),
+              turn: session.record.turns + 1,
+              coordVersion: io.version,
+              cliArgs: io.argv,
+              debug: flags.debug,
+              onError: (error) => {
+                if (!reportedLogError)
+                  io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`);
+                reportedLogError = true;
+              },
+            }
+          : undefined,
+      ...(io.signal ? { signal: io.signal } : {}),
+      onLogOpen: (opened) => {
+        writer = opened;
+        display.logOpened(opened, question);
+      },
+      onEvent: (event, current) => {
+        started = true;
+        display.event(event, current, writer);
+      },
+      onRetry: (notice) => display.retry(notice, writer),
+    });
+  } catch (error) {
+    await display.close(writer?.state ?? initialRunState());
+    if (!started) await discardSession(session);
+    else await closeSession(session, "failed").catch(() => undefined);
+    throw error;
+  }
+  const { state, logDir, runDir } = result;
+  await display.close(state);
+  try {
+    await recordTurn(session, { question, state, startedAt, endedAt: Date.now(), logDir, runDir });
+    await closeSession(session, state.endReason ?? "failed");
+  } catch (error) {
+    io.stderr.write(
+      `coord: warning: cannot record the session in ${session.store.registryPath}: ${(error as Error).message}\n`,
+    );
+  }
+  return finish(state, {
+    flags,
+    io,
+    logDir,
+    display,
+    sessionId: session.record.id,
   });
-  return finish(state, { flags, io, logDir, streamedFinal: display.streamedFinal() });
-}
-
-/** Progress on stderr: the live block on a TTY, trace lines otherwise; `--debug` mirrors them. */
-function createDisplay(flags: RunCommandFlags, io: CommandIO, rich: boolean) {
-  const live = flags.display && rich && io.stderr.isTTY === true;
-  const status: LiveStatus | undefined = live ? createLiveStatus(io.stderr) : undefined;
-  const lines = createTraceFormatter({ maxTextLength: 400 });
-  const streamFinal = status !== undefined && io.stdout.isTTY === true;
-  let streamedFinal = false;
-  return {
-    event(event: CoordEvent, state: RunState, writer: LogWriter | undefined) {
-      const traced = !status || flags.debug ? lines.push(event) : [];
-      if (flags.debug) for (const line of traced) writer?.debug(line);
-      if (!status) {
-        for (const line of traced) io.stderr.write(`${line}\n`);
-        return;
-      }
-      if (
-        event.type === "final-start" ||
-        event.type === "final-answer" ||
-        event.type === "run-end"
-      ) {
-        status.clear();
-      } else {
-        status.update(state);
-      }
-      if (event.type === "final-start") io.stderr.write(`${winnerLine(state)}\n`);
-      if (streamFinal && event.type === "final-delta") {
-        io.stdout.write(event.text);
-        streamedFinal = true;
-      }
-    },
-    retry(notice: RetryNotice, writer: LogWriter | undefined) {
-      const line = `[orchestrator] ${notice.agentId}: ${oneLine(notice.error.message, 200)}; retry ${notice.attempt} in ${(notice.delayMs / 1000).toFixed(1)} s`;
-      writer?.debug(line);
-      if (!status) io.stderr.write(`${line}\n`);
-    },
-    streamedFinal: () => streamedFinal,
-  };
-}
-
-/** `Winner: a (agent1.1, 3/3 votes)`: what the user sees before the final answer. */
-function winnerLine(state: RunState): string {
-  const winner = state.winner;
-  if (!winner) return "";
-  const agent = state.agents.find((candidate) => candidate.anonId === winner.anonId);
-  const votes = winner.basis === "votes" ? `, ${winner.votes}/${state.agents.length} votes` : "";
-  return `Winner: ${agent?.id ?? winner.anonId} (${winner.label}${votes}${winner.tieBroken ? ", tie broken" : ""})`;
 }
 
 async function finish(
@@ -149,25 +163,37 @@ async function finish(
     flags: RunCommandFlags;
     io: CommandIO;
     logDir: string | undefined;
-    streamedFinal: boolean;
+    display: RunDisplay;
+    sessionId: string;
   },
 ): Promise<number> {
-  const { flags, io, logDir } = context;
+  const { flags, io, logDir, display } = context;
   const reason = state.endReason ?? "failed";
-  if (state.finalAnswer !== null && reason === "completed") {
-    if (context.streamedFinal) io.stdout.write("\n");
-    else io.stdout.write(`${state.finalAnswer}\n`);
+  const answered = state.finalAnswer !== null && reason === "completed";
+  let answerFile = logDir !== undefined ? join(logDir, LOG_FILES.finalAnswer) : undefined;
+  if (answered) {
+    if (display.kind !== "automation") {
+      if (display.streamedFinal()) io.stdout.write("\n");
+      else io.stdout.write(`${state.finalAnswer}\n`);
+    }
     if (flags.outputFile) {
       const path = resolve(io.cwd, flags.outputFile);
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, `${state.finalAnswer}\n`);
+      answerFile = path;
     }
   } else {
     io.stderr.write(`coord: ${failureMessage(state)}\n`);
   }
-  if (logDir) {
-    const where = relative(io.cwd, logDir) || logDir;
-    io.stderr.write(`${flags.display ? "" : "[system] "}Logs: ${where}\n`);
+  if (display.automationEnd) {
+    display.automationEnd(state, answerFile);
+  } else {
+    const prefix = display.kind === "plain" ? "[system] " : "";
+    if (display.kind === "ink") io.stderr.write("\n");
+    if (logDir) io.stderr.write(`${prefix}Logs: ${relative(io.cwd, logDir) || logDir}\n`);
+    io.stderr.write(
+      `${prefix}Session: ${context.sessionId} (continue: coord --session-id ${context.sessionId})\n`,
+    );
   }
   return EXIT_FOR_END[reason];
 }

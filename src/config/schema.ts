@@ -80,7 +80,12 @@ export const BackendConfig = z
       .describe(
         "Model name (required except for `scripted`); for `local`, the path of a GGUF file; for `scripted`, a label.",
       ),
-    base_url: z.string().optional().describe("API base URL (OpenAI-compatible backends)."),
+    base_url: z
+      .string()
+      .optional()
+      .describe(
+        "API base URL (default: the provider's; `azure_openai`: the resource endpoint, else `AZURE_OPENAI_ENDPOINT`).",
+      ),
     api_key: z.string().optional().describe("API key; overrides the environment variable."),
     temperature: z.number().min(0).max(2).optional().describe("Sampling temperature."),
     max_tokens: z
@@ -102,6 +107,96 @@ export const BackendConfig = z
       .optional()
       .describe("`local`: context window in tokens (default 2048)."),
     steps: z.array(ScriptedStep).optional().describe("`scripted`: the steps to play, in order."),
+    scripts: z
+      .array(
+        z.object({
+          match: z
+            .string()
+            .describe("Text the run's first prompt must contain, e.g. its question."),
+          steps: z.array(ScriptedStep).describe("The steps to play for that run."),
+        }),
+      )
+      .optional()
+      .describe(
+        "`scripted`: step lists per run (e.g. per chat turn): the first call picks the one whose `match` occurs latest in its prompt (the current question comes after the history); `steps` when none matches.",
+      ),
+    api_version: z
+      .string()
+      .optional()
+      .describe(
+        "`azure_openai`: API version (default `AZURE_OPENAI_API_VERSION`, else `v1`): `v1` uses the Responses API, a dated version (`2024-10-21`) the deployment's Chat Completions.",
+      ),
+    reasoning: z
+      .object({
+        effort: z.string().optional().describe("`low`, `medium`, `high` (model-dependent)."),
+        summary: z.string().optional().describe("`auto`, `concise` or `detailed`."),
+      })
+      .loose()
+      .optional()
+      .describe(
+        "`openai`, `azure_openai` (Responses): reasoning effort and summary; `grok` and `claude` read `effort`.",
+      ),
+    text: z
+      .object({ verbosity: z.string().optional().describe("`low`, `medium` or `high`.") })
+      .loose()
+      .optional()
+      .describe("`openai`: `text.verbosity` of the Responses API."),
+    enable_web_search: z
+      .boolean()
+      .optional()
+      .describe(
+        "`openai`, `claude`, `gemini`, `grok`: offer the provider's own web search (run by the provider, logged as tool calls; `grok` then uses xAI's Responses API).",
+      ),
+    enable_code_execution: z
+      .boolean()
+      .optional()
+      .describe("`claude`, `gemini`, `grok`: offer the provider's own code execution."),
+    enable_x_search: z
+      .boolean()
+      .optional()
+      .describe("`grok`: offer xAI's X (Twitter) search (xAI's Responses API)."),
+    enable_code_interpreter: z
+      .boolean()
+      .optional()
+      .describe("`openai`: offer the Code Interpreter tool (an automatic container)."),
+    web_search_max_uses: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("`claude`: at most this many web searches per call."),
+    thinking_budget_tokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "`claude`: extended thinking budget (tokens, at least 1024); same as `thinking: {type: enabled, budget_tokens}`.",
+      ),
+    thinking: z
+      .object({
+        type: z.string().optional().describe("`enabled`, `adaptive` or `disabled`."),
+        budget_tokens: z.number().int().positive().optional().describe("Budget in tokens."),
+      })
+      .loose()
+      .optional()
+      .describe("`claude`: extended thinking, as in Anthropic's API."),
+    thinking_budget: z
+      .number()
+      .int()
+      .optional()
+      .describe("`gemini`: thinking budget in tokens (`-1` dynamic, `0` off)."),
+    include_thoughts: z
+      .boolean()
+      .optional()
+      .describe(
+        "`gemini`: stream thought summaries as reasoning (default on for thinking models).",
+      ),
+    thinking_level: z.string().optional().describe("`gemini` 3: thinking level (`low`, `high`)."),
+    reasoning_effort: z
+      .string()
+      .optional()
+      .describe("`grok`: reasoning effort of grok-3-mini (`low`, `high`)."),
   })
   .loose();
 export type BackendConfig = z.infer<typeof BackendConfig>;

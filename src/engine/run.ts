@@ -6,6 +6,7 @@
  * Implements COORDINATION.md: voting mode (default), single agent, quick; the orchestrator
  * timeout; the winner; the final presentation.
  */
+import { setMaxListeners } from "node:events";
 import type { Clock } from "../clock.js";
 import type { CoordEvent } from "../events/events.js";
 import type { LocalTool } from "../tools/tool.js";
@@ -83,6 +84,9 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     });
 
   const rounds = new AbortController();
+  // Every agent's model call listens on this signal: a team of more than ten is not a leak
+  // (Node would otherwise print a warning into the middle of the terminal UI).
+  setMaxListeners(0, rounds.signal);
   const timer = new AbortController();
   const coordinator = new Coordinator({
     team,

@@ -1,6 +1,6 @@
 /**
- * Runs a configured team on one question: builds the backends (with retries and the request
- * timeout), opens the run log, runs the engine, writes every event to the log as it happens,
+ * Runs a configured team on one question: builds the backends (with retries, the request
+ * timeout and pricing), opens the run log, runs the engine, writes every event to the log as it happens,
  * and hands each event with the reducer's state to the caller. The one composition shared by
  * `coord "<question>"`, `coord serve`, interactive turns and `logs analyze --mode self`.
  */
@@ -159,6 +159,7 @@ export async function runTeam(options: RunTeamOptions): Promise<TeamRunResult> {
 async function createBackends(options: RunTeamOptions, clock: Clock): Promise<Backend[]> {
   const { createBackend } = await import("../backends/registry.js");
   const { withRetry } = await import("../backends/retry.js");
+  const { withPricing } = await import("../backends/with-pricing.js");
   const { config } = options;
   const requestTimeoutMs = config.timeout_settings.request_timeout_seconds * 1000;
   const backends: Backend[] = [];
@@ -176,15 +177,18 @@ async function createBackends(options: RunTeamOptions, clock: Clock): Promise<Ba
       const agent = config.agents[index]!;
       const backend = await createBackend(agent, index, { env: options.env, cwd: options.cwd });
       if (backend.type === "scripted") {
-        backends.push(backend); // a script is exact: never retried
+        backends.push(backend); // a script is exact: never retried; it has no price (cost unknown)
         continue;
       }
+      // Priced outside the retries: only the call that finished is billed.
       backends.push(
-        withRetry(backend, {
-          clock,
-          requestTimeoutMs,
-          onRetry: (info) => options.onRetry?.({ agentId: agent.id, ...info }),
-        }),
+        withPricing(
+          withRetry(backend, {
+            clock,
+            requestTimeoutMs,
+            onRetry: (info) => options.onRetry?.({ agentId: agent.id, ...info }),
+          }),
+        ),
       );
     }
   }

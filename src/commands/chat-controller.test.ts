@@ -1,0 +1,123 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { parseConfigText } from "../config/load.js";
+import type { ChatViewState } from "../ui/terminal/chat-view.js";
+import { createChatController } from "./chat-controller.js";
+import { openSession } from "./session-turns.js";
+
+const TEAM = `
+agents:
+  - id: alice
+    backend:
+      type: scripted
+      scripts:
+        - match: "first"
+          steps:
+            - answer: "A1"
+            - vote: agent1
+            - text: "Final one."
+        - match: "second"
+          steps:
+            - expect_prompt_contains: "Final one."
+              answer: "A2"
+            - text: "Final two."
+  - id: bob
+    backend:
+      type: scripted
+      scripts:
+        - match: "first"
+          steps:
+            - answer: "B1"
+            - vote: agent1
+        - match: "second"
+          steps:
+            - expect_prompt_contains: "Final one."
+              answer: "B2"
+`;
+
+async function chat() {
+  const root = await mkdtemp(join(tmpdir(), "coord-chat-"));
+  const { config } = parseConfigText(TEAM, { env: {} });
+  const session = await openSession({
+    home: root,
+    sessionId: undefined,
+    config,
+    configPath: undefined,
+    cwd: root,
+    kind: "interactive",
+  });
+  const controller = createChatController({
+    config,
+    configPath: undefined,
+    session,
+    flags: { logs: true, debug: false },
+    cwdContext: "off",
+    env: {},
+    cwd: root,
+    home: root,
+    version: "0.0.0",
+    argv: [],
+  });
+  return { controller, root, session };
+}
+
+/** Resolves once the view satisfies `ready`. */
+function until(
+  store: { get(): ChatViewState; subscribe(listener: () => void): () => void },
+  ready: (view: ChatViewState) => boolean,
+): Promise<ChatViewState> {
+  return new Promise((resolve) => {
+    if (ready(store.get())) return resolve(store.get());
+    const stop = store.subscribe(() => {
+      if (ready(store.get())) {
+        stop();
+        resolve(store.get());
+      }
+    });
+  });
+}
+
+const texts = (view: ChatViewState) => view.blocks.map((block) => block.text).join("\n");
+
+describe("chat controller", () => {
+  test("turns see the history; Ctrl+R switches to quick; Ctrl+P sets the cwd context", async () => {
+    const { controller } = await chat();
+    const { store, actions } = controller;
+    actions.submit("first");
+    let view = await until(store, (v) => v.blocks.some((block) => block.text === "Final one."));
+    view = await until(store, (v) => !v.busy);
+    expect(view.status).toMatchObject({ turns: 1, historyMessages: 2, refine: true });
+
+    actions.toggleRefine(); // quick: one answer each, alice presents
+    actions.cycleCwdContext();
+    expect(store.get().status).toMatchObject({ refine: false, cwdContext: "read-only" });
+    actions.submit("second");
+    view = await until(store, (v) => /Final two\.|failed/.test(texts(v)) && !v.busy);
+    expect(texts(view)).toContain("Final two.");
+    expect(view.status.turns).toBe(2);
+
+    actions.submit("/inspect 2");
+    view = await until(store, (v) => texts(v).includes("Turn 2 (completed): second"));
+    expect(texts(view)).toContain("agent2.1 by bob:\n    B2");
+
+    actions.submit("/quit");
+    expect(await controller.done).toBe(0);
+    expect(store.get().farewell).toMatch(/saved \(2 turns\)/);
+  });
+
+  test("/reset starts a new session; unknown commands say what to do", async () => {
+    const { controller, session } = await chat();
+    const { store, actions } = controller;
+    actions.submit("/frobnicate");
+    await until(store, (v) => texts(v).includes("unknown command /frobnicate"));
+    actions.submit("/reset");
+    const view = await until(store, (v) => texts(v).includes("History cleared: new session"));
+    expect(view.status.sessionId).not.toBe(session.record.id);
+    actions.interrupt(); // idle: arms
+    expect(store.get().exitArmed).toBe(true);
+    actions.interrupt(); // idle, armed, no cancelled turn: a normal exit
+    expect(await controller.done).toBe(0);
+  });
+});

@@ -1,0 +1,334 @@
+/**
+ * The interactive chat's loop, independent of the screen (spec section 1 "multi-turn
+ * interactive chat mode"; issue 5): each question is a turn — a coordination run that sees the
+ * earlier turns as conversation history, logged as `turn_<n>` in the session's log directory and
+ * recorded in the memory session. Slash commands, Ctrl+C, Ctrl+P and Ctrl+R arrive as
+ * {@link ChatActions}; what to show is kept in a {@link ChatViewState} store that the Ink app
+ * (or the plain front-end) renders.
+ */
+import type { Config } from "../config/schema.js";
+import { ConfigError, ExitCode } from "../errors.js";
+import type { CoordEvent } from "../events/events.js";
+import {
+  describeCwdContext,
+  nextCwdContext,
+  withCwdContext,
+  type CwdContext,
+} from "../runner/cwd-context.js";
+import { chooseMode, type RunFlags } from "../runner/resolve-run.js";
+import { defaultLogRoot, runTeam, type RunLogOptions } from "../runner/run-team.js";
+import { initialRunState, wallTimeMs, type RunState } from "../session/reducer.js";
+import type { ChatActions, ChatBlock, ChatViewState } from "../ui/terminal/chat-view.js";
+import { createStateStore, type StateStore } from "../ui/terminal/state-store.js";
+import {
+  configText,
+  helpText,
+  inspectText,
+  parseSlashCommand,
+  sessionsText,
+  statusText,
+} from "./chat-commands.js";
+import {
+  closeSession,
+  openSession,
+  recordTurn,
+  sessionLogDir,
+  type OpenSession,
+} from "./session-turns.js";
+
+/** What the controller needs from the command. */
+export interface ChatControllerOptions {
+  config: Config;
+  configPath: string | undefined;
+  session: OpenSession;
+  flags: RunFlags & { logs: boolean; debug: boolean };
+  cwdContext: CwdContext;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  home: string;
+  version: string;
+  argv: readonly string[];
+  /** Every event of a running turn (the plain front-end prints trace lines from them). */
+  onRunEvent?: (event: CoordEvent, state: RunState) => void;
+  /** Epoch ms; default Date.now. */
+  now?: () => number;
+}
+
+/** A running chat. */
+export interface ChatController {
+  store: StateStore<ChatViewState>;
+  actions: ChatActions;
+  /** Resolves with the exit code once the chat ends (the session is closed by then). */
+  done: Promise<number>;
+  /** Prints blocks (the greeting, notices). */
+  print(...blocks: Array<Omit<ChatBlock, "id">>): void;
+  /** The terminal went away (SIGHUP): end as interrupted. */
+  hangup(): Promise<void>;
+}
+
+/** Creates the chat; it waits for the first line. */
+export function createChatController(options: ChatControllerOptions): ChatController {
+  const now = options.now ?? Date.now;
+  let session = options.session;
+  let cwdContext = options.cwdContext;
+  let refine = options.flags.quick !== true;
+  let abort: AbortController | undefined;
+  let lastTurnInterrupted = false;
+  let ended = false;
+  let nextBlockId = 1;
+  let resolveDone: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => (resolveDone = resolve));
+
+  const team = (): string => {
+    try {
+      const { agentIndexes } = chooseMode(options.config, { ...options.flags, quick: !refine });
+      const ids = agentIndexes.map((index) => options.config.agents[index]!.id);
+      return ids.length === 1 ? `${ids[0]} only` : `${ids.length} agents`;
+    } catch {
+      return `${options.config.agents.length} agents`;
+    }
+  };
+  const status = (): ChatViewState["status"] => ({
+    sessionId: session.record.id,
+    turns: session.record.turns,
+    historyMessages: session.history.length,
+    refine,
+    cwdContext: describeCwdContext(cwdContext),
+    team: team(),
+  });
+  const store = createStateStore<ChatViewState>({
+    blocks: [],
+    run: null,
+    busy: false,
+    cancelling: false,
+    exitArmed: false,
+    status: status(),
+    farewell: null,
+  });
+  const patch = (change: Partial<ChatViewState>) =>
+    store.set({ ...store.get(), status: status(), ...change });
+  const print = (...blocks: Array<Omit<ChatBlock, "id">>) =>
+    patch({
+      blocks: [...store.get().blocks, ...blocks.map((block) => ({ ...block, id: nextBlockId++ }))],
+    });
+
+  const finish = async (code: number) => {
+    if (ended) return;
+    ended = true;
+    abort?.abort();
+    await closeSession(session, code === ExitCode.interrupted ? "interrupted" : "completed").catch(
+      () => undefined,
+    );
+    const { id, turns } = session.record;
+    patch({
+      busy: false,
+      run: null,
+      farewell:
+        turns === 0
+          ? `Session ${id} ended with no turns.`
+          : `Session ${id} saved (${turns} turn${turns === 1 ? "" : "s"}). Continue it: coord --session-id ${id}`,
+    });
+    resolveDone(code);
+  };
+
+  async function runTurn(question: string): Promise<void> {
+    const config = withCwdContext(options.config, cwdContext, options.cwd);
+    let choice: ReturnType<typeof chooseMode>;
+    try {
+      choice = chooseMode(config, { ...options.flags, quick: !refine });
+    } catch (error) {
+      print({ kind: "error", text: (error as Error).message });
+      return;
+    }
+    print({ kind: "question", text: question });
+    abort = new AbortController();
+    patch({ busy: true, cancelling: false, exitArmed: false, run: initialRunState() });
+    const startedAt = now();
+    const logDir = await sessionLogDir(session);
+    const log: RunLogOptions | undefined =
+      options.flags.logs && config.ui.logging_enabled
+        ? {
+            root: defaultLogRoot(options.env, options.cwd),
+            ...(logDir !== undefined ? { logDir } : {}),
+            turn: session.record.turns + 1,
+            coordVersion: options.version,
+            cliArgs: options.argv,
+            debug: options.flags.debug,
+          }
+        : undefined;
+    try {
+      const result = await runTeam({
+        config,
+        mode: choice.mode,
+        agentIndexes: choice.agentIndexes,
+        question,
+        history: session.history,
+        env: options.env,
+        cwd: options.cwd,
+        log,
+        signal: abort.signal,
+        onEvent: (event, state) => {
+          options.onRunEvent?.(event, state);
+          if (!ended) patch({ run: state });
+        },
+      });
+      if (ended) return;
+      const turn = await recordTurn(session, {
+        question,
+        state: result.state,
+        startedAt,
+        endedAt: now(),
+        logDir: result.logDir,
+        runDir: result.runDir,
+      });
+      lastTurnInterrupted = result.state.endReason === "interrupted";
+      print(...turnBlocks(result.state, turn.turn, result.logDir, options.cwd));
+    } catch (error) {
+      if (ended) return;
+      print({
+        kind: "error",
+        text:
+          error instanceof ConfigError ? error.message : `turn failed: ${(error as Error).message}`,
+      });
+    } finally {
+      abort = undefined;
+      if (!ended) patch({ busy: false, cancelling: false, run: null });
+    }
+  }
+
+  async function command(line: string): Promise<boolean> {
+    const parsed = parseSlashCommand(line);
+    if (!parsed) return false;
+    if (parsed.name !== "quit") print({ kind: "question", text: line });
+    switch (parsed.name) {
+      case "help":
+        print({ kind: "info", text: helpText() });
+        break;
+      case "quit":
+        await finish(ExitCode.success);
+        break;
+      case "reset": {
+        await closeSession(session, "completed");
+        session = await openSession({
+          home: options.home,
+          sessionId: undefined,
+          config: { ...options.config, session_id: undefined },
+          configPath: options.configPath,
+          cwd: options.cwd,
+          kind: "interactive",
+        });
+        lastTurnInterrupted = false;
+        print({ kind: "info", text: `History cleared: new session ${session.record.id}.` });
+        break;
+      }
+      case "status":
+        print({
+          kind: "info",
+          text: statusText({
+            session: session.record,
+            historyMessages: session.history.length,
+            config: options.config,
+            configPath: options.configPath,
+            team: team(),
+            refine,
+            cwdContext: describeCwdContext(cwdContext),
+            cwd: options.cwd,
+          }),
+        });
+        break;
+      case "config":
+        print({ kind: "info", text: configText(options.config, options.configPath) });
+        break;
+      case "inspect": {
+        const result = inspectText(session.turns, parsed.turn);
+        print({ kind: result.ok ? "info" : "error", text: result.text });
+        break;
+      }
+      case "sessions":
+        print({ kind: "info", text: sessionsText(await session.store.list()) });
+        break;
+      case "unknown":
+        print({ kind: "error", text: parsed.problem });
+        break;
+    }
+    return true;
+  }
+
+  const actions: ChatActions = {
+    submit(line) {
+      if (ended || store.get().busy) return;
+      patch({ exitArmed: false });
+      void (async () => {
+        try {
+          if (!(await command(line))) await runTurn(line);
+        } catch (error) {
+          print({ kind: "error", text: (error as Error).message });
+        }
+      })();
+    },
+    interrupt() {
+      const view = store.get();
+      if (view.busy && !view.cancelling) {
+        patch({ cancelling: true });
+        abort?.abort();
+      } else if (view.busy || view.exitArmed) {
+        void finish(view.busy || lastTurnInterrupted ? ExitCode.interrupted : ExitCode.success);
+      } else {
+        patch({ exitArmed: true });
+      }
+    },
+    cycleCwdContext() {
+      cwdContext = nextCwdContext(cwdContext);
+      patch({});
+    },
+    toggleRefine() {
+      refine = !refine;
+      patch({});
+    },
+    quit() {
+      void finish(ExitCode.success);
+    },
+  };
+  return { store, actions, done, print, hangup: () => finish(ExitCode.interrupted) };
+}
+
+/** What is printed after a turn: a summary line, then the answer or what went wrong. */
+function turnBlocks(
+  state: RunState,
+  turn: number,
+  logDir: string | undefined,
+  cwd: string,
+): Array<Omit<ChatBlock, "id">> {
+  const seconds = `${(wallTimeMs(state) / 1000).toFixed(1)} s`;
+  const winner = state.winner;
+  const parts = [
+    `turn ${turn}`,
+    ...(winner
+      ? [
+          `winner ${winner.agentId ?? winner.anonId} (${winner.label}${winner.basis === "votes" ? `, ${winner.votes}/${state.agents.length} votes` : ""})`,
+        ]
+      : []),
+    `${state.answers.length} answer${state.answers.length === 1 ? "" : "s"}`,
+    seconds,
+    ...(logDir ? [`log ${logDir.startsWith(cwd) ? logDir.slice(cwd.length + 1) : logDir}`] : []),
+  ];
+  const summary = { kind: "summary" as const, text: parts.join(" · ") };
+  if (state.endReason === "completed" && state.finalAnswer !== null) {
+    const presenter = state.presenterId ?? winner?.agentId ?? "team";
+    return [
+      {
+        kind: "answer",
+        title: `${presenter}${state.finalAnswerLabel ? ` (${state.finalAnswerLabel})` : ""}`,
+        text: state.finalAnswer.trim(),
+      },
+      summary,
+    ];
+  }
+  const why =
+    state.endReason === "interrupted"
+      ? "Turn cancelled: its partial work is in the log and /inspect; ask again or go on."
+      : state.endReason === "timeout"
+        ? `Turn timed out: ${state.error ?? "no answer"} (raise timeout_settings.orchestrator_timeout_seconds).`
+        : `Turn failed: ${state.error ?? "every agent failed"}.`;
+  return [{ kind: "error", text: why }, summary];
+}

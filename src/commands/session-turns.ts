@@ -1,0 +1,161 @@
+/**
+ * The session side of a command: open a memory session (a new one, or `--session-id` /
+ * `session_id:` to continue one), run turns in it, and close it (spec section 2 "Memory
+ * session", section 4.1 `--session-id`). Shared by the single query and the chat loop.
+ */
+import { stat } from "node:fs/promises";
+import type { Config } from "../config/schema.js";
+import { ConfigError } from "../errors.js";
+import type { RunState } from "../session/reducer.js";
+import {
+  createSessionStore,
+  historyFromTurns,
+  SessionsFileError,
+  type HistoryMessage,
+  type SessionRecord,
+  type SessionStatus,
+  type SessionStore,
+  type TurnRecord,
+} from "../session/sessions.js";
+import { turnRecordFromState } from "../session/turn-record.js";
+
+/** An open session: its record, its turns so far and the history they make. */
+export interface OpenSession {
+  store: SessionStore;
+  record: SessionRecord;
+  turns: TurnRecord[];
+  /** Conversation history (user/assistant pairs of answered turns), oldest first. */
+  history: HistoryMessage[];
+  /** True when continuing an earlier session. */
+  continued: boolean;
+  /** A continued session's record before it was reopened (for {@link discardSession}). */
+  before?: SessionRecord;
+}
+
+/** How many recent ids an unknown `--session-id` error lists. */
+const RECENT_IDS = 5;
+
+/**
+ * Opens the session named by `sessionId` (or the config's `session_id`), else registers a new one.
+ * @throws ConfigError (exit 1) for an unknown id, listing the most recent ids, or for an
+ *   unreadable sessions.json.
+ */
+export async function openSession(options: {
+  home: string;
+  sessionId: string | undefined;
+  config: Config;
+  configPath: string | undefined;
+  cwd: string;
+  kind: SessionRecord["kind"];
+  now?: () => number;
+}): Promise<OpenSession> {
+  const store = createSessionStore({
+    home: options.home,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const id = options.sessionId ?? options.config.session_id;
+  try {
+    if (id !== undefined) {
+      const found = await store.get(id);
+      if (!found) throw await unknownSession(store, id);
+      const turns = await store.turns(id);
+      const record = await store.update(id, { status: "active", ended_at: null });
+      return {
+        store,
+        record,
+        turns,
+        history: historyFromTurns(turns),
+        continued: true,
+        before: found,
+      };
+    }
+    const record = await store.create({
+      kind: options.kind,
+      models: options.config.agents.map(
+        (agent) => `${agent.backend.type}/${agent.backend.model ?? agent.id}`,
+      ),
+      config_path: options.configPath ?? null,
+      log_dir: null,
+      cwd: options.cwd,
+    });
+    return { store, record, turns: [], history: [], continued: false };
+  } catch (error) {
+    if (error instanceof SessionsFileError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+async function unknownSession(store: SessionStore, id: string): Promise<ConfigError> {
+  const recent = (await store.list()).slice(0, RECENT_IDS).map((session) => session.id);
+  return new ConfigError(
+    `--session-id ${id}: no such session in ${store.registryPath}; ` +
+      (recent.length === 0
+        ? "there are no sessions yet (run coord once to start one)"
+        : `recent sessions: ${recent.join(", ")} (coord --list-sessions shows all)`),
+  );
+}
+
+/** The `log_…` directory to log the next turn in: the session's own, if it still exists. */
+export async function sessionLogDir(session: OpenSession): Promise<string | undefined> {
+  const dir = session.record.log_dir;
+  if (dir === null) return undefined;
+  const info = await stat(dir).catch(() => null);
+  return info?.isDirectory() ? dir : undefined;
+}
+
+/**
+ * Records a finished turn (turn file + registry) and appends it to the session's history.
+ * @param options.logDir the turn's attempt directory; options.runDir its `log_…` directory.
+ */
+export async function recordTurn(
+  session: OpenSession,
+  options: {
+    question: string;
+    state: RunState;
+    startedAt: number;
+    endedAt: number;
+    logDir: string | undefined;
+    runDir: string | undefined;
+  },
+): Promise<TurnRecord> {
+  const turn = turnRecordFromState(options.state, {
+    turn: session.record.turns + 1,
+    question: options.question,
+    startedAt: options.startedAt,
+    endedAt: options.endedAt,
+    logDir: options.logDir ?? null,
+  });
+  await session.store.saveTurn(session.record.id, turn);
+  session.record = await session.store.update(session.record.id, {
+    turns: turn.turn,
+    ...(options.runDir !== undefined ? { log_dir: options.runDir } : {}),
+  });
+  session.turns.push(turn);
+  session.history = historyFromTurns(session.turns);
+  return turn;
+}
+
+/** Marks the session ended with `status`. */
+export async function closeSession(
+  session: OpenSession,
+  status: Exclude<SessionStatus, "active">,
+  now: () => number = Date.now,
+): Promise<void> {
+  session.record = await session.store.update(session.record.id, {
+    status,
+    ended_at: new Date(now()).toISOString(),
+  });
+}
+
+/**
+ * Undoes {@link openSession} when the run could not start (a missing key, a bad model file): a
+ * new session is removed, a continued one gets its earlier status back. Never throws.
+ */
+export async function discardSession(session: OpenSession): Promise<void> {
+  const { store, record, before } = session;
+  await (
+    before
+      ? store.update(record.id, { status: before.status, ended_at: before.ended_at })
+      : store.remove(record.id)
+  ).catch(() => undefined);
+}

@@ -1,0 +1,54 @@
+import { expect, test } from "vitest";
+import { step, teamState } from "../terminal/test-states.js";
+import { createAutomationOutput } from "./automation.js";
+
+test("--automation prints the fixed lines and nothing else", () => {
+  let text = "";
+  const output = createAutomationOutput({ write: (chunk: string) => (text += chunk) });
+  output.start({
+    logDir: "/l/log_1",
+    statusFile: "/l/log_1/turn_1/attempt_1/status.json",
+    question: "What\nis 2+2?",
+  });
+  output.start({ logDir: undefined, statusFile: undefined, question: "again" }); // once only
+  const state = step(
+    teamState(2),
+    {
+      type: "winner",
+      agentId: "alice",
+      anonId: "agent1",
+      label: "agent1.1",
+      votes: 2,
+      tally: { alice: 2 },
+      tieBroken: false,
+      basis: "votes",
+    },
+    {
+      type: "final-answer",
+      agentId: "alice",
+      label: "agent1.final",
+      content: "4",
+      source: "presentation",
+    },
+    { type: "run-end", reason: "completed", durationMs: 12_345 },
+  );
+  output.end(state, { answerFile: "/l/log_1/turn_1/attempt_1/final_answer.md" });
+  expect(text.split("\n")).toEqual([
+    "LOG_DIR: /l/log_1",
+    "STATUS: /l/log_1/turn_1/attempt_1/status.json",
+    "QUESTION: What is 2+2?",
+    "WINNER: alice",
+    "ANSWER_FILE: /l/log_1/turn_1/attempt_1/final_answer.md",
+    "DURATION: 12.3s",
+    "COMPLETED: true",
+    "",
+  ]);
+});
+
+test("a run without an answer: no answer file, COMPLETED: false", () => {
+  let text = "";
+  const output = createAutomationOutput({ write: (chunk: string) => (text += chunk) });
+  const state = step(teamState(1), { type: "run-end", reason: "interrupted", durationMs: 500 });
+  output.end(state, { answerFile: "/x/final_answer.md" });
+  expect(text).toBe("WINNER: none\nANSWER_FILE: none\nDURATION: 0.5s\nCOMPLETED: false\n");
+});

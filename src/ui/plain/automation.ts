@@ -1,0 +1,56 @@
+/**
+ * `--automation` output: a fixed set of `KEY: value` lines on stdout for scripts and agents that
+ * drive coord, and nothing else (progress and the answer stay out of it):
+ *
+ * ```
+ * LOG_DIR: <the log_… directory, or "none" with --no-logs>
+ * STATUS: <the turn's status.json, rewritten atomically while the run goes on, or "none">
+ * QUESTION: <the question on one line>
+ * … the run …
+ * WINNER: <the winning agent's id, or "none">
+ * ANSWER_FILE: <final_answer.md (or the --output-file path), or "none" without an answer>
+ * DURATION: <seconds with one decimal, e.g. 12.3s>
+ * COMPLETED: <true when the run completed with an answer, else false>
+ * ```
+ *
+ * The exit code says how the run ended (ARCHITECTURE.md "Exit codes"); errors go to stderr.
+ */
+import { wallTimeMs, type RunState } from "../../session/reducer.js";
+import { oneLine } from "./trace-lines.js";
+
+/** The automation lines of one run. */
+export interface AutomationOutput {
+  /** Prints LOG_DIR, STATUS and QUESTION; call once the log is open (or at once without logs). */
+  start(info: {
+    logDir: string | undefined;
+    statusFile: string | undefined;
+    question: string;
+  }): void;
+  /** Prints WINNER, ANSWER_FILE, DURATION and COMPLETED. */
+  end(state: RunState, info: { answerFile: string | undefined }): void;
+}
+
+/** @param out where the lines go (stdout). */
+export function createAutomationOutput(out: { write(text: string): unknown }): AutomationOutput {
+  let started = false;
+  return {
+    start({ logDir, statusFile, question }) {
+      if (started) return;
+      started = true;
+      out.write(
+        `LOG_DIR: ${logDir ?? "none"}\nSTATUS: ${statusFile ?? "none"}\nQUESTION: ${oneLine(question)}\n`,
+      );
+    },
+    end(state, { answerFile }) {
+      const completed = state.endReason === "completed" && state.finalAnswer !== null;
+      out.write(
+        [
+          `WINNER: ${state.winner?.agentId ?? "none"}`,
+          `ANSWER_FILE: ${completed ? (answerFile ?? "none") : "none"}`,
+          `DURATION: ${(wallTimeMs(state) / 1000).toFixed(1)}s`,
+          `COMPLETED: ${completed}`,
+        ].join("\n") + "\n",
+      );
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The orchestrator strip: `coord · voting · coordinating │ answers 3 │ 12.4 s │ 3.2k tokens │ $0.01`,
+ * then the vote tally or the winner. Renders only from the reducer's {@link RunState}; `now`
+ * drives the elapsed time while the run goes on.
+ */
+import { Box, Text } from "ink";
+import type { ReactElement } from "react";
+import { wallTimeMs, type RunState } from "../../session/reducer.js";
+import { costUsd, formatCost, formatElapsed, formatTokens, totalTokens } from "./format.js";
+import { VoteTally } from "./vote-tally.js";
+
+const PHASE_TEXT: Record<RunState["phase"], string> = {
+  starting: "starting",
+  coordinating: "answering and voting",
+  presenting: "final answer",
+  done: "done",
+};
+
+/** Props of {@link OrchestratorStrip}. */
+export interface OrchestratorStripProps {
+  state: RunState;
+  /** Epoch ms, for the elapsed time of a running run. */
+  now: number;
+  width: number;
+}
+
+/** One or two lines: phase and counters, then the tally or winner (when any). */
+export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps): ReactElement {
+  const elapsed =
+    state.phase === "done" || state.startedAt === null
+      ? wallTimeMs(state)
+      : Math.max(0, now - state.startedAt);
+  const cost = costUsd(state.totals);
+  const phase =
+    state.phase === "done" && state.endReason !== "completed"
+      ? (state.endReason ?? "done")
+      : PHASE_TEXT[state.phase];
+  const phaseColor =
+    state.phase === "done" ? (state.endReason === "completed" ? "green" : "red") : "cyan";
+  const parts = [
+    `answers ${state.answers.length}`,
+    formatElapsed(elapsed),
+    `${formatTokens(totalTokens(state.totals))} tokens`,
+    ...(cost !== undefined ? [formatCost(cost)] : []),
+  ];
+  const title = (
+    <>
+      <Text bold>coord</Text>
+      <Text dimColor> · {state.mode ?? "…"}</Text>
+      {state.historyTurns > 0 ? <Text dimColor> · turn {state.historyTurns + 1}</Text> : null}
+      <Text dimColor> · </Text>
+      <Text color={phaseColor}>{phase}</Text>
+    </>
+  );
+  const narrow = stripRows(state, width) - (hasTallyLine(state) ? 1 : 0) === 2;
+  return (
+    <Box flexDirection="column" width={width}>
+      {narrow ? (
+        <>
+          <Text wrap="truncate">{title}</Text>
+          <Text wrap="truncate" dimColor>
+            {parts.join(" │ ")}
+          </Text>
+        </>
+      ) : (
+        <Text wrap="truncate">
+          {title}
+          <Text dimColor> │ {parts.join(" │ ")}</Text>
+        </Text>
+      )}
+      <VoteTally state={state} />
+    </Box>
+  );
+}
+
+/** True when the strip has a tally or winner line. */
+function hasTallyLine(state: RunState): boolean {
+  return state.winner !== null || state.votes.length > 0;
+}
+
+/** Terminal columns below which the counters get their own line. */
+const NARROW_COLUMNS = 72;
+
+/** Rows the strip takes at `width`: the title (and counters), plus the tally or winner. */
+export function stripRows(state: RunState, width: number): number {
+  return (width < NARROW_COLUMNS ? 2 : 1) + (hasTallyLine(state) ? 1 : 0);
+}
