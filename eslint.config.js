@@ -24,6 +24,7 @@ const boundaries = {
   "src/store/**": ["engine", "ui", "server", "commands"],
   "src/session/**": ["engine", "ui", "server", "commands", "backends", "runner"],
   "src/runner/**": ["ui", "server", "commands"],
+  "src/logs/**": ["engine", "backends", "tools", "ui", "server", "commands", "runner"],
 };
 
 export default tseslint.config(
@@ -46,7 +47,7 @@ export default tseslint.config(
   },
   ...Object.entries(boundaries).map(([files, banned]) => ({
     files: [files],
-    ignores: ["**/*.test.ts"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -61,7 +62,7 @@ export default tseslint.config(
   })),
   {
     files: ["src/engine/**"],
-    ignores: ["**/*.test.ts"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: {
       "no-console": "error",
       "no-restricted-globals": [

@@ -9,6 +9,8 @@ import { homedir } from "node:os";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, ExitCode } from "./errors.js";
+import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
+import { parseCwdContext } from "./runner/cwd-context.js";
 
 function readVersion(): string {
   for (const relative of ["../package.json", "../../package.json"]) {
@@ -37,16 +39,12 @@ function positiveInteger(flag: string) {
 /** Flags of spec section 4.1 that this version accepts but does not run yet. */
 const NOT_YET: Array<{ key: string; flag: string }> = [
   { key: "select", flag: "--select" },
-  { key: "cwdContext", flag: "--cwd-context" },
   { key: "plan", flag: "--plan" },
   { key: "planAndExecute", flag: "--plan-and-execute" },
   { key: "executePlan", flag: "--execute-plan" },
   { key: "web", flag: "--web" },
-  { key: "sessionId", flag: "--session-id" },
-  { key: "listSessions", flag: "--list-sessions" },
   { key: "tracing", flag: "--tracing" },
   { key: "personas", flag: "--personas" },
-  { key: "automation", flag: "--automation" },
 ];
 
 /** Builds the program; `run` executes it on the given argv. */
@@ -60,7 +58,7 @@ function buildProgram(version: string): Command {
     .enablePositionalOptions()
     .argument(
       "[question]",
-      "the question (read from stdin when piped); interactive chat is not available yet",
+      "the question (read from stdin when piped); without one, an interactive chat starts",
     )
     .option("--config <path>", "YAML config, or @examples/NAME for a built-in example")
     .addOption(
@@ -87,7 +85,7 @@ function buildProgram(version: string): Command {
     .addOption(
       new Option(
         "--cwd-context <mode>",
-        "add the working directory to context paths (not available yet)",
+        "give the agents the working directory: ro/read (read-only) or rw/write (in chat: Ctrl+P)",
       ).choices(["ro", "rw", "read", "write"]),
     )
     .option("--plan", "planning only: create a task plan (not available yet)")
@@ -118,14 +116,21 @@ function buildProgram(version: string): Command {
     .option("--web-host <host>", "browser UI host", "127.0.0.1")
     .option("--web-port <port>", "browser UI port", positiveInteger("--web-port"), 8000)
     .option("--no-browser", "with --web and a question, do not open a browser")
-    .option("--session-id <id>", "continue a memory session (not available yet)")
-    .option("--list-sessions", "list memory sessions (not available yet)")
+    .option(
+      "--session-id <id>",
+      "continue a memory session: its earlier turns are the history (also session_id: in the config)",
+    )
+    .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
+    .option("--json", "with --list-sessions: JSON for scripts")
     .option("--tracing", "structured tracing of model calls (not available yet)")
     .option(
       "--personas <mode>",
       "parallel persona generation, e.g. perspective (not available yet)",
     )
-    .option("--automation", "fixed parseable output for scripts (not available yet)")
+    .option(
+      "--automation",
+      "only parseable lines on stdout: LOG_DIR, STATUS, QUESTION, WINNER, ANSWER_FILE, DURATION, COMPLETED",
+    )
     .addHelpText(
       "after",
       `
@@ -133,6 +138,9 @@ Examples:
   coord --backend local --model ./stories260K.gguf "What is 2+2?"
   coord --config @examples/three_agents "Why is the sky blue?"
   coord --config @examples/scripted_team --no-display "Any question"
+  coord --config @examples/three_agents           (interactive chat; /help inside)
+  coord --list-sessions
+  coord --session-id session_20250101_120000 "And in French?"
 
 Exit codes: 0 success, 1 configuration or usage error, 2 every agent failed, 3 timeout, 4 interrupted.
 API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
@@ -143,11 +151,51 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           throw new ConfigError(`${flag} is not available yet in this version of coord`);
         }
       }
+      const home = process.env.HOME ?? homedir();
+      if (options.json && !options.listSessions)
+        throw new ConfigError("--json goes with --list-sessions: coord --list-sessions --json");
+      if (options.listSessions) {
+        const { listSessions } = await import("./commands/list-sessions.js");
+        process.exitCode = await listSessions({
+          home,
+          json: options.json === true,
+          out: process.stdout,
+        });
+        return;
+      }
+      const cwdContext = parseCwdContext(options.cwdContext as string | undefined);
       const text = question ?? (await readQuestionFromStdin());
       if (text === undefined || text.trim() === "") {
-        throw new ConfigError(
-          'interactive chat is not available yet in this version of coord: pass a question, e.g. coord --config @examples/three_agents "your question"',
+        if (options.automation)
+          throw new ConfigError('--automation needs a question: coord --automation "question"');
+        const { runChat } = await import("./commands/chat.js");
+        process.exitCode = await runChat(
+          {
+            config: options.config as string | undefined,
+            backend: options.backend as string | undefined,
+            model: options.model as string | undefined,
+            systemMessage: options.systemMessage as string | undefined,
+            singleAgent: options.singleAgent as string | boolean | undefined,
+            quick: options.quick as boolean | undefined,
+            coordinationMode: options.coordinationMode as string | undefined,
+            display: options.display !== false,
+            logs: options.logs !== false,
+            debug: options.debug === true,
+            sessionId: options.sessionId as string | undefined,
+            cwdContext,
+          },
+          {
+            stdin: process.stdin,
+            stdout: process.stdout,
+            stderr: process.stderr,
+            env: process.env,
+            cwd: process.cwd(),
+            home,
+            argv: process.argv.slice(2),
+            version,
+          },
         );
+        return;
       }
       const { runQuestion } = await import("./commands/run.js");
       const interrupt = new AbortController();
@@ -155,7 +203,9 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
       const onSigint = () => {
         interrupts++;
         if (interrupts === 1) {
-          process.stderr.write("\ncoord: stopping (Ctrl+C again to quit at once)…\n");
+          // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
+          if (!(process.stdout.isTTY && options.display !== false && !options.automation))
+            process.stderr.write("\ncoord: stopping (Ctrl+C again to quit at once)…\n");
           interrupt.abort();
         } else {
           process.exit(ExitCode.interrupted);
@@ -177,13 +227,16 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
             logs: options.logs !== false,
             debug: options.debug === true,
             outputFile: options.outputFile as string | undefined,
+            sessionId: options.sessionId as string | undefined,
+            automation: options.automation === true,
+            cwdContext,
           },
           {
             stdout: process.stdout,
             stderr: process.stderr,
             env: process.env,
             cwd: process.cwd(),
-            home: process.env.HOME ?? homedir(),
+            home,
             argv: process.argv.slice(2),
             signal: interrupt.signal,
             version,
@@ -193,6 +246,8 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         process.off("SIGINT", onSigint);
       }
     });
+  addServeCommand(program, version);
+  addLogsCommand(program, version);
   return program;
 }
 
@@ -220,10 +275,10 @@ function reportError(error: unknown): number {
   return ExitCode.execution;
 }
 
-// A closed pipe (`coord … | head`) is not an error worth a stack trace.
+// A closed pipe (`coord … | head`) or a closed terminal (EIO) is not worth a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    if (error.code === "EPIPE" || error.code === "EIO") process.exit(process.exitCode ?? 0);
     throw error;
   });
 }
