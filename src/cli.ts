@@ -163,38 +163,36 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         });
         return;
       }
-      const cwdContext = parseCwdContext(options.cwdContext as string | undefined);
+      // The flags a single question and a chat share.
+      const flags = {
+        config: options.config as string | undefined,
+        backend: options.backend as string | undefined,
+        model: options.model as string | undefined,
+        systemMessage: options.systemMessage as string | undefined,
+        singleAgent: options.singleAgent as string | boolean | undefined,
+        quick: options.quick as boolean | undefined,
+        coordinationMode: options.coordinationMode as string | undefined,
+        display: options.display !== false,
+        logs: options.logs !== false,
+        debug: options.debug === true,
+        sessionId: options.sessionId as string | undefined,
+        cwdContext: parseCwdContext(options.cwdContext as string | undefined),
+      };
+      const io = {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+        cwd: process.cwd(),
+        home,
+        argv: process.argv.slice(2),
+        version,
+      };
       const text = question ?? (await readQuestionFromStdin());
       if (text === undefined || text.trim() === "") {
         if (options.automation)
           throw new ConfigError('--automation needs a question: coord --automation "question"');
         const { runChat } = await import("./commands/chat.js");
-        process.exitCode = await runChat(
-          {
-            config: options.config as string | undefined,
-            backend: options.backend as string | undefined,
-            model: options.model as string | undefined,
-            systemMessage: options.systemMessage as string | undefined,
-            singleAgent: options.singleAgent as string | boolean | undefined,
-            quick: options.quick as boolean | undefined,
-            coordinationMode: options.coordinationMode as string | undefined,
-            display: options.display !== false,
-            logs: options.logs !== false,
-            debug: options.debug === true,
-            sessionId: options.sessionId as string | undefined,
-            cwdContext,
-          },
-          {
-            stdin: process.stdin,
-            stdout: process.stdout,
-            stderr: process.stderr,
-            env: process.env,
-            cwd: process.cwd(),
-            home,
-            argv: process.argv.slice(2),
-            version,
-          },
-        );
+        process.exitCode = await runChat(flags, { ...io, stdin: process.stdin });
         return;
       }
       const { runQuestion } = await import("./commands/run.js");
@@ -216,31 +214,11 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         process.exitCode = await runQuestion(
           text,
           {
-            config: options.config as string | undefined,
-            backend: options.backend as string | undefined,
-            model: options.model as string | undefined,
-            systemMessage: options.systemMessage as string | undefined,
-            singleAgent: options.singleAgent as string | boolean | undefined,
-            quick: options.quick as boolean | undefined,
-            coordinationMode: options.coordinationMode as string | undefined,
-            display: options.display !== false,
-            logs: options.logs !== false,
-            debug: options.debug === true,
+            ...flags,
             outputFile: options.outputFile as string | undefined,
-            sessionId: options.sessionId as string | undefined,
             automation: options.automation === true,
-            cwdContext,
           },
-          {
-            stdout: process.stdout,
-            stderr: process.stderr,
-            env: process.env,
-            cwd: process.cwd(),
-            home,
-            argv: process.argv.slice(2),
-            signal: interrupt.signal,
-            version,
-          },
+          { ...io, signal: interrupt.signal },
         );
       } finally {
         process.off("SIGINT", onSigint);
