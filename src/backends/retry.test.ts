@@ -19,7 +19,12 @@ function flaky(errors: BackendError[]): Backend & { calls: number } {
   return backend;
 }
 
-const request = { system: "", messages: [], tools: [], toolChoice: "auto" as const };
+const request = {
+  system: "",
+  messages: [{ role: "user" as const, content: "What is 2+2?" }],
+  tools: [],
+  toolChoice: "auto" as const,
+};
 
 async function drain(backend: Backend): Promise<string> {
   let text = "";
@@ -93,5 +98,65 @@ describe("withRetry", () => {
     expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(error, attempt, options))).toEqual([
       1000, 2000, 4000, 5000, 5000,
     ]);
+  });
+});
+
+describe("withRetry over a real socket", () => {
+  test("429 with Retry-After, then 500, then success: one answer, three requests, the waits honoured", async () => {
+    const { startFakeOpenAIServer } = await import("../../test/support/fake-openai-server.js");
+    const { createChatCompletionsBackend } = await import("./chat-completions.js");
+    const server = await startFakeOpenAIServer([
+      { error: { status: 429, message: "Rate limit reached", retryAfter: 7 } },
+      { error: { status: 500, message: "The server had an error" } },
+      { text: "4" },
+    ]);
+    try {
+      const clock = createVirtualClock();
+      const waits: number[] = [];
+      const backend = withRetry(
+        createChatCompletionsBackend(
+          { type: "chatcompletion", model: "m", base_url: server.url },
+          {},
+        ),
+        {
+          clock,
+          baseDelayMs: 1000,
+          random: () => 0.5,
+          onRetry: ({ delayMs }) => waits.push(delayMs),
+        },
+      );
+      const started = clock.now();
+      expect(await drain(backend)).toBe("4");
+      expect(server.requests).toHaveLength(3);
+      expect(waits).toEqual([7000, 1500]);
+      expect(clock.now() - started).toBe(8500);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a 401 fails at once with the provider's message", async () => {
+    const { startFakeOpenAIServer } = await import("../../test/support/fake-openai-server.js");
+    const { createChatCompletionsBackend } = await import("./chat-completions.js");
+    const server = await startFakeOpenAIServer([
+      { error: { status: 401, message: "Incorrect API key provided" } },
+    ]);
+    try {
+      const backend = withRetry(
+        createChatCompletionsBackend(
+          { type: "chatcompletion", model: "m", base_url: server.url },
+          {},
+        ),
+        { clock: createVirtualClock() },
+      );
+      await expect(drain(backend)).rejects.toMatchObject({
+        status: 401,
+        retryable: false,
+        message: expect.stringContaining("Incorrect API key provided") as string,
+      });
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 });
