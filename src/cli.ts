@@ -56,6 +56,7 @@ function buildProgram(version: string): Command {
     )
     .version(version, "-V, --version")
     .enablePositionalOptions()
+    .helpCommand("help [command]", "show help for a command: coord help logs")
     .argument(
       "[question]",
       "the question (read from stdin when piped); without one, an interactive chat starts",
