@@ -6,9 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, ExitCode } from "./errors.js";
+import { positiveInteger } from "./commands/integer-options.js";
 import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
 
@@ -25,15 +26,6 @@ function readVersion(): string {
     }
   }
   return "0.0.0";
-}
-
-function positiveInteger(flag: string) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!Number.isInteger(number) || number <= 0)
-      throw new InvalidArgumentError(`${flag} must be an integer > 0`);
-    return number;
-  };
 }
 
 /** Flags of spec section 4.1 that this version accepts but does not run yet. */

@@ -16,7 +16,7 @@ import {
   type CwdContext,
 } from "../runner/cwd-context.js";
 import { chooseMode, type RunFlags } from "../runner/resolve-run.js";
-import { defaultLogRoot, runTeam, type RunLogOptions } from "../runner/run-team.js";
+import { runTeam } from "../runner/run-team.js";
 import { initialRunState, wallTimeMs, type RunState } from "../session/reducer.js";
 import type { ChatActions, ChatBlock, ChatViewState } from "../ui/terminal/chat-view.js";
 import { createStateStore, type StateStore } from "../ui/terminal/state-store.js";
@@ -32,7 +32,7 @@ import {
   closeSession,
   openSession,
   recordTurn,
-  sessionLogDir,
+  turnLogOptions,
   type OpenSession,
 } from "./session-turns.js";
 
@@ -144,18 +144,14 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     abort = new AbortController();
     patch({ busy: true, cancelling: false, exitArmed: false, run: initialRunState() });
     const startedAt = now();
-    const logDir = await sessionLogDir(session);
-    const log: RunLogOptions | undefined =
-      options.flags.logs && config.ui.logging_enabled
-        ? {
-            root: defaultLogRoot(options.env, options.cwd),
-            ...(logDir !== undefined ? { logDir } : {}),
-            turn: session.record.turns + 1,
-            coordVersion: options.version,
-            cliArgs: options.argv,
-            debug: options.flags.debug,
-          }
-        : undefined;
+    const log = await turnLogOptions(session, {
+      enabled: options.flags.logs && config.ui.logging_enabled,
+      env: options.env,
+      cwd: options.cwd,
+      version: options.version,
+      argv: options.argv,
+      debug: options.flags.debug,
+    });
     try {
       const result = await runTeam({
         config,

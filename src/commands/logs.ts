@@ -8,7 +8,9 @@
  * Exit codes (ARCHITECTURE.md): 0 success; 1 usage error, no log, unreadable log (ConfigError /
  * EventLogError, reported by cli.ts); for `analyze --mode self`, those of a run.
  */
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
+import { positiveInteger } from "./integer-options.js";
+import type { CommandIO } from "./run.js";
 import { defaultLogRoot } from "../runner/run-team.js";
 import { ConfigError, ExitCode } from "../errors.js";
 import { analysisPrompt, analysisPromptJson, listLogFiles } from "../logs/analysis-prompt.js";
@@ -21,19 +23,9 @@ import { renderLogsSummary } from "../ui/plain/logs-summary.js";
 import { renderRunList, renderToolTable } from "../ui/plain/logs-tables.js";
 
 /** The outside world of `coord logs` (injected so tests can drive it in-process). */
-export interface LogsIO {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  home: string;
-  /** The raw arguments of the whole command line (recorded in the analysis run's log). */
-  argv: readonly string[];
-  version: string;
+export interface LogsIO extends CommandIO {
   /** `process.platform`: picks the file manager for `open`. */
   platform: NodeJS.Platform;
-  /** Aborts `analyze --mode self` (Ctrl+C). */
-  signal?: AbortSignal;
 }
 
 /** The sub-commands, and commander's `help`. */
@@ -237,13 +229,4 @@ function selectionOptions(command: Command): Command {
       positiveInteger("--attempt"),
     )
     .option("--json", "one JSON document (shape: docs/logs.md)");
-}
-
-function positiveInteger(flag: string) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!Number.isInteger(number) || number <= 0)
-      throw new InvalidArgumentError(`${flag} must be an integer > 0`);
-    return number;
-  };
 }

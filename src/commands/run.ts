@@ -12,7 +12,7 @@ import { ExitCode } from "../errors.js";
 import type { RunEndReason } from "../events/events.js";
 import { withCwdContext, type CwdContext } from "../runner/cwd-context.js";
 import { chooseMode, resolveConfig, type RunFlags } from "../runner/resolve-run.js";
-import { defaultLogRoot, runTeam, type TeamRunResult } from "../runner/run-team.js";
+import { runTeam, type TeamRunResult } from "../runner/run-team.js";
 import { initialRunState, type RunState } from "../session/reducer.js";
 import { LOG_FILES, type LogWriter } from "../store/log-writer.js";
 import { oneLine } from "../ui/plain/trace-lines.js";
@@ -22,7 +22,7 @@ import {
   discardSession,
   openSession,
   recordTurn,
-  sessionLogDir,
+  turnLogOptions,
 } from "./session-turns.js";
 
 /** Flags of the run command. */
@@ -88,11 +88,9 @@ export async function runQuestion(
     cwd: io.cwd,
     kind: "single",
   });
-  const sessionDir = await sessionLogDir(session);
 
   const display = await createRunDisplay(flags, io, config.ui.display_type === "rich_terminal");
   let writer: LogWriter | undefined;
-  let reportedLogError = false;
   const startedAt = Date.now();
   let started = false;
   let result: TeamRunResult;
@@ -105,22 +103,17 @@ export async function runQuestion(
       history: session.history,
       env,
       cwd: io.cwd,
-      log:
-        flags.logs && config.ui.logging_enabled
-          ? {
-              root: defaultLogRoot(env, io.cwd),
-              ...(sessionDir !== undefined ? { logDir: sessionDir } : {}),
-              turn: session.record.turns + 1,
-              coordVersion: io.version,
-              cliArgs: io.argv,
-              debug: flags.debug,
-              onError: (error) => {
-                if (!reportedLogError)
-                  io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`);
-                reportedLogError = true;
-              },
-            }
-          : undefined,
+      // The writer reports only its first failure, so this warns once.
+      log: await turnLogOptions(session, {
+        enabled: flags.logs && config.ui.logging_enabled,
+        env,
+        cwd: io.cwd,
+        version: io.version,
+        argv: io.argv,
+        debug: flags.debug,
+        onError: (error) =>
+          io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`),
+      }),
       ...(io.signal ? { signal: io.signal } : {}),
       onLogOpen: (opened) => {
         writer = opened;

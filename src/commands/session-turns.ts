@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import type { Config } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
+import { defaultLogRoot, type RunLogOptions } from "../runner/run-team.js";
 import type { RunState } from "../session/reducer.js";
 import {
   createSessionStore,
@@ -96,11 +97,42 @@ async function unknownSession(store: SessionStore, id: string): Promise<ConfigEr
 }
 
 /** The `log_…` directory to log the next turn in: the session's own, if it still exists. */
-export async function sessionLogDir(session: OpenSession): Promise<string | undefined> {
+async function sessionLogDir(session: OpenSession): Promise<string | undefined> {
   const dir = session.record.log_dir;
   if (dir === null) return undefined;
   const info = await stat(dir).catch(() => null);
   return info?.isDirectory() ? dir : undefined;
+}
+
+/**
+ * The run-log options of the session's next turn: `turn_<n>` in the session's own `log_…`
+ * directory when it still exists, else a new one under `COORD_LOG_DIR` / `agent_outputs`.
+ * @param options.enabled false for `--no-logs` or `ui.logging_enabled: false`: no log at all.
+ * @param options.onError told once of the first log write failure.
+ */
+export async function turnLogOptions(
+  session: OpenSession,
+  options: {
+    enabled: boolean;
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    version: string;
+    argv: readonly string[];
+    debug: boolean;
+    onError?: (error: Error) => void;
+  },
+): Promise<RunLogOptions | undefined> {
+  if (!options.enabled) return undefined;
+  const logDir = await sessionLogDir(session);
+  return {
+    root: defaultLogRoot(options.env, options.cwd),
+    ...(logDir !== undefined ? { logDir } : {}),
+    turn: session.record.turns + 1,
+    coordVersion: options.version,
+    cliArgs: options.argv,
+    debug: options.debug,
+    ...(options.onError ? { onError: options.onError } : {}),
+  };
 }
 
 /**

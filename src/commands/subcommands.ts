@@ -4,17 +4,8 @@
  * `coord --help` stays fast.
  */
 import { homedir } from "node:os";
-import { InvalidArgumentError, type Command } from "commander";
-
-/** A whole-number option parser: `min` and up. */
-function count(flag: string, min: number) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!Number.isInteger(number) || number < min)
-      throw new InvalidArgumentError(`${flag} must be an integer >= ${min}`);
-    return number;
-  };
-}
+import type { Command } from "commander";
+import { integerAtLeast } from "./integer-options.js";
 
 /** `coord serve [--host] [--port] [--config] [--reload] …` (docs/server.md). */
 export function addServeCommand(program: Command, version: string): void {
@@ -27,7 +18,7 @@ export function addServeCommand(program: Command, version: string): void {
     .option(
       "--port <port>",
       "bind port, 0 for a free one (COORD_SERVER_PORT; default 4000)",
-      count("--port", 0),
+      integerAtLeast("--port", 0),
     )
     .option(
       "--config <path>",
@@ -42,17 +33,17 @@ export function addServeCommand(program: Command, version: string): void {
     .option(
       "--request-timeout <seconds>",
       "answer 504 when a run takes longer (default: the config's timeouts)",
-      count("--request-timeout", 1),
+      integerAtLeast("--request-timeout", 1),
     )
     .option(
       "--shutdown-timeout <seconds>",
       "on SIGTERM/SIGINT, let requests in flight finish this long (default 30)",
-      count("--shutdown-timeout", 0),
+      integerAtLeast("--shutdown-timeout", 0),
     )
     .option(
       "--max-body-bytes <bytes>",
       "reject larger request bodies with 413 (default 1048576)",
-      count("--max-body-bytes", 1),
+      integerAtLeast("--max-body-bytes", 1),
     )
     .addHelpText(
       "after",
