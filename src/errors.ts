@@ -4,6 +4,8 @@
  * wrong and what fixes it.
  */
 
+import type { RunEndReason } from "./events/events.js";
+
 /** Process exit codes (ARCHITECTURE.md "Exit codes"). */
 export const ExitCode = {
   success: 0,
@@ -16,6 +18,14 @@ export const ExitCode = {
   interrupted: 4,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit code of a run that ended for each `run-end.reason` (COORDINATION.md "Events"). */
+export const EXIT_CODE_FOR_RUN_END: Record<RunEndReason, ExitCode> = {
+  completed: ExitCode.success,
+  failed: ExitCode.execution,
+  timeout: ExitCode.timeout,
+  interrupted: ExitCode.interrupted,
+};
 
 /** A bad flag, a bad config file or a missing key: the user can fix it. Exit code 1. */
 export class ConfigError extends Error {

@@ -10,7 +10,7 @@
  * block when stderr is a terminal, else trace lines; `webui`: refused until the web UI exists.
  */
 import { join, relative } from "node:path";
-import { ConfigError, ExitCode } from "../errors.js";
+import { ConfigError, EXIT_CODE_FOR_RUN_END, ExitCode } from "../errors.js";
 import type { CoordEvent, RunEndReason } from "../events/events.js";
 import { ANALYSIS_LOGS_DIR, ANALYSIS_REPORT_FILE } from "../logs/analysis-prompt.js";
 import { analysisQuestion, analysisReport, readQuotedFiles } from "../logs/analysis-question.js";
@@ -24,7 +24,7 @@ import { writeFileAtomic } from "../store/atomic-write.js";
 import { readRunLog } from "../store/log-reader.js";
 import { createLiveStatus } from "../ui/plain/live-status.js";
 import { renderLogsSummary } from "../ui/plain/logs-summary.js";
-import { clip } from "../ui/plain/text-table.js";
+import { oneLine } from "../ui/plain/trace-lines.js";
 import { createTraceFormatter, traceText } from "../ui/plain/trace-lines.js";
 import type { LogsIO } from "./logs.js";
 
@@ -58,13 +58,6 @@ export interface LogsAnalyzeSelfJson {
   /** The analysis run's own attempt directory, when logged. */
   analysis_log_dir: string | null;
 }
-
-const EXIT_FOR_END: Record<RunEndReason, number> = {
-  completed: ExitCode.success,
-  failed: ExitCode.execution,
-  timeout: ExitCode.timeout,
-  interrupted: ExitCode.interrupted,
-};
 
 /**
  * Runs the analysis team and writes the report.
@@ -163,7 +156,7 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
         "\n",
     );
   }
-  return answered ? ExitCode.success : EXIT_FOR_END[status];
+  return answered ? ExitCode.success : EXIT_CODE_FOR_RUN_END[status];
 }
 
 /** Characters of one progress line (the question quotes whole files: its line is cut). */
@@ -181,7 +174,7 @@ function createDisplay(ui: "automation" | "rich_terminal", io: LogsIO) {
         else status.update(state);
         return;
       }
-      for (const line of lines.push(event)) io.stderr.write(`${clip(line, TRACE_LINE_CAP)}\n`);
+      for (const line of lines.push(event)) io.stderr.write(`${oneLine(line, TRACE_LINE_CAP)}\n`);
     },
     done() {
       status?.clear();

@@ -8,8 +8,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { ExitCode } from "../errors.js";
-import type { RunEndReason } from "../events/events.js";
+import { EXIT_CODE_FOR_RUN_END } from "../errors.js";
 import { withCwdContext, type CwdContext } from "../runner/cwd-context.js";
 import { chooseMode, resolveConfig, type RunFlags } from "../runner/resolve-run.js";
 import { runTeam, type TeamRunResult } from "../runner/run-team.js";
@@ -54,13 +53,6 @@ export interface CommandIO {
   signal?: AbortSignal;
   version: string;
 }
-
-const EXIT_FOR_END: Record<RunEndReason, ExitCode> = {
-  completed: ExitCode.success,
-  failed: ExitCode.execution,
-  timeout: ExitCode.timeout,
-  interrupted: ExitCode.interrupted,
-};
 
 /**
  * Runs one question end to end, as a turn of a memory session (a new one, or the one
@@ -188,7 +180,7 @@ async function finish(
       `${prefix}Session: ${context.sessionId} (continue: coord --session-id ${context.sessionId})\n`,
     );
   }
-  return EXIT_FOR_END[reason];
+  return EXIT_CODE_FOR_RUN_END[reason];
 }
 
 function failureMessage(state: RunState): string {

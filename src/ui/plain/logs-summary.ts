@@ -4,9 +4,9 @@
  * Renders only the data of `summarizeRun` (src/logs/run-summary.ts); no number is computed here.
  */
 import { isAbsolute, relative } from "node:path";
+import { oneLine } from "./trace-lines.js";
 import type { LogsSummaryJson, RoundsJson, SummaryAgentJson } from "../../logs/run-summary.js";
 import {
-  clip,
   formatCost,
   formatCount,
   formatDuration,
@@ -56,7 +56,7 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
       `${name} (turn ${of(summary.turn, summary.turns)}, attempt ${of(summary.attempt, summary.attempts)})`,
     ],
     ["Log", displayPath(summary.attempt_dir, options.cwd)],
-    ["Question", clip(summary.question, 200)],
+    ["Question", oneLine(summary.question, 200)],
     ["Status", statusLine(summary)],
   ];
   const team = `${summary.agents.length} agent${summary.agents.length === 1 ? "" : "s"}`;
@@ -92,7 +92,7 @@ function statusLine(summary: LogsSummaryJson): string {
       : "no run-end event: the run is still going, or it stopped without closing its log";
     return `incomplete after ${duration} (${why})`;
   }
-  return `${summary.status} in ${duration}${summary.error ? `: ${clip(summary.error, 200)}` : ""}`;
+  return `${summary.status} in ${duration}${summary.error ? `: ${oneLine(summary.error, 200)}` : ""}`;
 }
 
 function agentsTable(summary: LogsSummaryJson): string {
@@ -112,7 +112,7 @@ function agentsTable(summary: LogsSummaryJson): string {
     agent.model,
     agent.status,
     String(agent.answers),
-    ...(withErrors ? [agent.last_error === null ? "" : clip(agent.last_error, 60)] : []),
+    ...(withErrors ? [agent.last_error === null ? "" : oneLine(agent.last_error, 60)] : []),
   ]);
   return renderTable(columns, rows);
 }

@@ -6,7 +6,8 @@ import { sep } from "node:path";
 import type { LogsListJson } from "../../logs/run-list.js";
 import type { LogsToolsJson } from "../../logs/tool-breakdown.js";
 import { displayPath } from "./logs-summary.js";
-import { clip, formatCost, formatCount, formatDuration, renderTable } from "./text-table.js";
+import { oneLine } from "./trace-lines.js";
+import { formatCost, formatCount, formatDuration, renderTable } from "./text-table.js";
 
 /** Characters of the question shown in `coord logs list`. */
 export const LIST_QUESTION_WIDTH = 60;
@@ -67,8 +68,8 @@ export function renderRunList(list: LogsListJson, options: { cwd: string }): str
       run.analyzed ? "yes" : "no",
       run.name,
       run.error === null
-        ? clip(run.question, LIST_QUESTION_WIDTH)
-        : clip(run.error.split(`${run.path}${sep}`).join(""), 120),
+        ? oneLine(run.question, LIST_QUESTION_WIDTH)
+        : oneLine(run.error.split(`${run.path}${sep}`).join(""), 120),
     ]),
   );
   const shown = `${list.runs.length} of ${list.matching}${which} run${list.matching === 1 ? "" : "s"} in ${root}, newest first`;

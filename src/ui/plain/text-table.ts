@@ -71,9 +71,3 @@ export function formatCost(usd: number | null): string {
   if (usd >= 0.0001) return `$${usd.toFixed(4)}`;
   return "<$0.0001";
 }
-
-/** Cuts text to one line of at most `max` characters, ending in `…` when cut. */
-export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

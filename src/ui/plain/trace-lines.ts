@@ -11,7 +11,7 @@ import type { CoordEvent } from "../../events/events.js";
 /** Collapses whitespace runs (newlines included) so an entry stays on one line. */
 export function oneLine(text: string, maxLength = Infinity): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
+  return flat.length > maxLength ? `${flat.slice(0, Math.max(0, maxLength - 1))}…` : flat;
 }
 
 /** Incremental formatter: feed events, get the lines they complete. */

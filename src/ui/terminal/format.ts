@@ -3,6 +3,7 @@
  * text cut to a panel. Pure functions of the reducer's state (STYLE.md rule 3).
  */
 import { costUsdOf, type AgentState, type Counters, type RunState } from "../../session/reducer.js";
+import { oneLine } from "../plain/trace-lines.js";
 
 /** Workflow tools: shown as the agent's status, not in its tool list. */
 const WORKFLOW_TOOLS = new Set(["new_answer", "vote", "stop"]);
@@ -121,11 +122,7 @@ export function toolSummary(agent: AgentState): string {
     .join(", ");
 }
 
-/** Collapses whitespace runs so the text stays on one line; cuts it at `maxLength` with `…`. */
-export function oneLine(text: string, maxLength = Infinity): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > maxLength ? `${flat.slice(0, Math.max(0, maxLength - 1))}…` : flat;
-}
+export { oneLine };
 
 /**
  * The last `count` lines of `text` wrapped at `width` columns (one column per code point; blank
