@@ -43,32 +43,58 @@ export async function resolveConfig(
     ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
     ...(flags.systemMessage !== undefined ? { systemMessage: flags.systemMessage } : {}),
   });
-  let resolved: ResolvedConfig;
   if (flags.config === undefined && (flags.backend !== undefined || flags.model !== undefined)) {
-    const quick = config.quickSetupConfig({
+    const quick = await quickSetup({
       ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(flags.systemMessage !== undefined ? { systemMessage: flags.systemMessage } : {}),
     });
-    resolved = { config: quick, path: undefined, warnings };
-  } else {
-    const path =
-      flags.config !== undefined
-        ? config.resolveConfigPath(flags.config, context.cwd)
-        : await config.discoverConfig({ cwd: context.cwd, home: context.home });
-    if (path === undefined) throw new ConfigError(config.noConfigMessage());
-    const loaded = await config.loadConfigFile(path, { env: context.env });
-    resolved = {
-      config: loaded.config,
-      path: loaded.path,
-      warnings: [...warnings, ...loaded.warnings.map((warning) => warning.message)],
-    };
+    return { ...quick, warnings: [...warnings, ...quick.warnings] };
   }
-  config.assertBackendsAvailable(
-    resolved.config,
-    resolved.path !== undefined ? { file: resolved.path } : {},
-  );
-  return resolved;
+  const path =
+    flags.config !== undefined
+      ? flags.config
+      : await config.discoverConfig({ cwd: context.cwd, home: context.home });
+  if (path === undefined) throw new ConfigError(config.noConfigMessage());
+  const loaded = await loadNamedConfig(path, context);
+  return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
+}
+
+/**
+ * Loads a config file by path (relative to `cwd`) or `@examples/NAME`, and checks that this
+ * version can run its backends.
+ * @throws ConfigError for an unreadable or invalid file, or a backend this version cannot run.
+ */
+export async function loadNamedConfig(
+  configArg: string,
+  context: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<ResolvedConfig & { path: string }> {
+  const config = await import("../config/index.js");
+  const loaded = await config.loadConfigFile(config.resolveConfigPath(configArg, context.cwd), {
+    env: context.env,
+  });
+  config.assertBackendsAvailable(loaded.config, { file: loaded.path });
+  return {
+    config: loaded.config,
+    path: loaded.path,
+    warnings: loaded.warnings.map((warning) => warning.message),
+  };
+}
+
+/**
+ * The one-agent config of quick setup (`--backend TYPE --model NAME`, or a served
+ * `<backend>/<model>`), checked to be runnable by this version.
+ * @throws ConfigError for an unknown backend, a missing model, or a backend this version cannot run.
+ */
+export async function quickSetup(flags: {
+  backend?: string;
+  model?: string;
+  systemMessage?: string;
+}): Promise<ResolvedConfig> {
+  const config = await import("../config/index.js");
+  const quick = config.quickSetupConfig(flags);
+  config.assertBackendsAvailable(quick, {});
+  return { config: quick, path: undefined, warnings: [] };
 }
 
 /** The mode and the agents (by index) that take part. */

@@ -7,7 +7,7 @@
 import { basename, extname } from "node:path";
 import type { Config } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
-import { chooseMode, type ModeChoice } from "../runner/resolve-run.js";
+import { chooseMode, loadNamedConfig, quickSetup, type ModeChoice } from "../runner/resolve-run.js";
 import { invalidRequest } from "./api-error.js";
 
 /** A team ready to run: its config, mode and agents, and the model id it is served as. */
@@ -41,16 +41,11 @@ export async function loadServedTeam(
   context: TeamContext,
   id?: string,
 ): Promise<ServedTeam> {
-  const config = await import("../config/index.js");
-  const path = config.resolveConfigPath(configArg, context.cwd);
-  const loaded = await config.loadConfigFile(path, { env: context.env });
-  config.assertBackendsAvailable(loaded.config, { file: loaded.path });
+  const loaded = await loadNamedConfig(configArg, context);
   return {
-    config: loaded.config,
+    ...loaded,
     ...chooseMode(loaded.config, {}),
     id: id ?? `coord/${basename(loaded.path, extname(loaded.path))}`,
-    path: loaded.path,
-    warnings: loaded.warnings.map((warning) => warning.message),
   };
 }
 
@@ -87,10 +82,8 @@ export async function teamForModel(
       slash < model.length - 1 &&
       (BACKEND_TYPES as readonly string[]).includes(backend)
     ) {
-      const config = await import("../config/index.js");
-      const quick = config.quickSetupConfig({ backend, model: model.slice(slash + 1) });
-      config.assertBackendsAvailable(quick, {});
-      return { config: quick, ...chooseMode(quick, {}), id: model, path: undefined, warnings: [] };
+      const quick = await quickSetup({ backend, model: model.slice(slash + 1) });
+      return { ...quick, ...chooseMode(quick.config, {}), id: model };
     }
   } catch (error) {
     if (error instanceof ConfigError) {
