@@ -8,6 +8,7 @@ import {
 } from "../../test/support/fake-openai-server.js";
 import { streamWithAiSdk, toUsage } from "./ai-sdk-stream.js";
 import { BackendError, type BackendChunk, type ModelRequest } from "./backend.js";
+import { collectChunks } from "../../test/support/backend-test-kit.js";
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -47,18 +48,6 @@ function chatModel(url: string) {
   return createOpenAICompatible({ name: "fake", baseURL: url, includeUsage: true }).chatModel("m");
 }
 
-async function collect(
-  stream: AsyncIterable<BackendChunk>,
-): Promise<{ chunks: BackendChunk[]; error?: unknown }> {
-  const chunks: BackendChunk[] = [];
-  try {
-    for await (const chunk of stream) chunks.push(chunk);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
-
 describe("toUsage", () => {
   it("reads the detailed counts and turns absent ones into 0", () => {
     expect(toUsage(undefined)).toEqual({
@@ -82,7 +71,7 @@ describe("toUsage", () => {
 describe("streamWithAiSdk over a socket", () => {
   it("sends the conversation, including a tool round-trip, in the provider's shape", async () => {
     const fake = await start([{ text: "ok" }]);
-    const { chunks } = await collect(
+    const { chunks } = await collectChunks(
       streamWithAiSdk(
         chatModel(fake.url),
         "fake",
@@ -137,7 +126,7 @@ describe("streamWithAiSdk over a socket", () => {
     const fake = await start([
       { toolCalls: [{ name: "new_answer", arguments: '{"content": "A' }] },
     ]);
-    const { chunks, error } = await collect(
+    const { chunks, error } = await collectChunks(
       streamWithAiSdk(chatModel(fake.url), "fake", request(), {
         signal: new AbortController().signal,
       }),
@@ -153,7 +142,7 @@ describe("streamWithAiSdk over a socket", () => {
 
   it("passes a call to a tool that was not offered through for the engine to refuse", async () => {
     const fake = await start([{ toolCalls: [{ name: "delete_everything", arguments: {} }] }]);
-    const { chunks } = await collect(
+    const { chunks } = await collectChunks(
       streamWithAiSdk(chatModel(fake.url), "fake", request(), {
         signal: new AbortController().signal,
       }),
@@ -191,7 +180,7 @@ describe("streamWithAiSdk over a socket", () => {
     const controller = new AbortController();
     const reason = new DOMException("request timed out", "TimeoutError");
     setTimeout(() => controller.abort(reason), 50);
-    const { error } = await collect(
+    const { error } = await collectChunks(
       streamWithAiSdk(chatModel(fake.url), "fake", request(), { signal: controller.signal }),
     );
     expect(error).toBe(reason);
@@ -199,7 +188,7 @@ describe("streamWithAiSdk over a socket", () => {
 
   it("reports a connection cut mid-stream as a retryable network error", async () => {
     const fake = await start([{ text: "a b c d e f", dropAfterEvents: 3 }]);
-    const { chunks, error } = await collect(
+    const { chunks, error } = await collectChunks(
       streamWithAiSdk(chatModel(fake.url), "fake", request(), {
         signal: new AbortController().signal,
       }),
@@ -216,7 +205,7 @@ describe("streamWithAiSdk over a socket", () => {
     const url = fake.url;
     await fake.close();
     server = undefined;
-    const { error } = await collect(
+    const { error } = await collectChunks(
       streamWithAiSdk(chatModel(url), "fake", request(), {
         signal: new AbortController().signal,
         unreachableHint: "is it running?",
@@ -232,7 +221,7 @@ describe("streamWithAiSdk over a socket", () => {
     const fake = await start([
       { error: { status: 503, message: "busy", retryAfter: new Date(NOW + 12_000).toUTCString() } },
     ]);
-    const { error } = await collect(
+    const { error } = await collectChunks(
       streamWithAiSdk(chatModel(fake.url), "fake", request(), {
         signal: new AbortController().signal,
         clock: { now: () => NOW },

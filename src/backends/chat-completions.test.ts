@@ -8,7 +8,7 @@ import {
 } from "../../test/support/fake-openai-server.js";
 import type { BackendConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
-import { BackendError, type BackendChunk, type ModelRequest } from "./backend.js";
+import { BackendError, type ModelRequest } from "./backend.js";
 import {
   CHAT_COMPLETIONS_DEFAULT_BASE_URLS,
   createChatCompletionsBackend,
@@ -16,6 +16,7 @@ import {
   providerForHost,
   resolveChatCompletionsEndpoint,
 } from "./chat-completions.js";
+import { collectChunks, neverAborted } from "../../test/support/backend-test-kit.js";
 
 const answerTool = {
   name: "new_answer",
@@ -76,20 +77,6 @@ function redirectingFetch(from: string, to: string, seen: string[]): typeof fetc
   };
 }
 
-async function collect(
-  stream: AsyncIterable<BackendChunk>,
-): Promise<{ chunks: BackendChunk[]; error?: unknown }> {
-  const chunks: BackendChunk[] = [];
-  try {
-    for await (const chunk of stream) chunks.push(chunk);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
-
-const signal = () => new AbortController().signal;
-
 describe("createChatCompletionsBackend over a socket", () => {
   it("streams reasoning_content, text and parallel tool calls, then the usage as sent", async () => {
     const { backend, fake } = await backendFor([
@@ -108,7 +95,9 @@ describe("createChatCompletionsBackend over a socket", () => {
         },
       },
     ]);
-    const { chunks, error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { chunks, error } = await collectChunks(
+      backend.stream(request(), { signal: neverAborted() }),
+    );
     expect(error).toBeUndefined();
     expect(backend).toMatchObject({ type: "chatcompletion", model: "qwen3-8b" });
 
@@ -154,7 +143,7 @@ describe("createChatCompletionsBackend over a socket", () => {
 
   it("sends system, tools and a tool result round-trip in the Chat Completions shape", async () => {
     const { backend, fake } = await backendFor([{ text: "ok" }]);
-    await collect(
+    await collectChunks(
       backend.stream(
         request({
           messages: [
@@ -183,7 +172,7 @@ describe("createChatCompletionsBackend over a socket", () => {
           toolChoice: "auto",
           temperature: 0.2,
         }),
-        { signal: signal() },
+        { signal: neverAborted() },
       ),
     );
     const body = fake.requests[0]?.body;
@@ -228,7 +217,7 @@ describe("createChatCompletionsBackend over a socket", () => {
     const { backend } = await backendFor([
       { error: { status: 429, message: "Too many requests, slow down.", retryAfter: "2" } },
     ]);
-    const { error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { error } = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(error).toBeInstanceOf(BackendError);
     expect(error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 2000 });
     expect((error as Error).message).toContain("Too many requests, slow down.");
@@ -244,7 +233,7 @@ describe("createChatCompletionsBackend over a socket", () => {
       { OPENROUTER_API_KEY: "sk-or-wrong" },
       { fetch: redirectingFetch("https://openrouter.ai/api/v1", server.url, seen) },
     );
-    const { error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { error } = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(error).toMatchObject({ provider: "openrouter", status: 401, retryable: false });
     expect((error as Error).message).toBe(
       "openrouter returned HTTP 401: No auth credentials found (check OPENROUTER_API_KEY or `api_key:` in the config)",
@@ -255,7 +244,9 @@ describe("createChatCompletionsBackend over a socket", () => {
     const { backend } = await backendFor([
       { text: "Par", streamError: { message: "Upstream overloaded", type: "overloaded_error" } },
     ]);
-    const { chunks, error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { chunks, error } = await collectChunks(
+      backend.stream(request(), { signal: neverAborted() }),
+    );
     expect(chunks).toEqual([{ type: "text-delta", text: "Par" }]);
     expect(error).toMatchObject({ status: 503, retryable: true });
     expect((error as Error).message).toContain("Upstream overloaded");
@@ -295,12 +286,12 @@ describe("base URLs and keys", () => {
       {},
       fetchVia,
     );
-    await collect(lmstudio.stream(request(), { signal: signal() }));
+    await collectChunks(lmstudio.stream(request(), { signal: neverAborted() }));
     const overridden = createChatCompletionsBackend(
       { type: "ollama", model: "llama3.2", base_url: `${server.url}/` },
       {},
     );
-    const { error } = await collect(overridden.stream(request(), { signal: signal() }));
+    const { error } = await collectChunks(overridden.stream(request(), { signal: neverAborted() }));
     expect(error).toBeUndefined();
     expect(seen).toEqual(["http://localhost:1234/v1/chat/completions"]);
     expect(server.requests.map((entry) => entry.path)).toEqual([
@@ -346,7 +337,7 @@ describe("base URLs and keys", () => {
       { GROQ_API_KEY: "gsk-test", OPENAI_API_KEY: "sk-not-this" },
       { fetch: redirectingFetch("https://api.groq.com/openai/v1", server.url, seen) },
     );
-    await collect(backend.stream(request(), { signal: signal() }));
+    await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(seen).toEqual(["https://api.groq.com/openai/v1/chat/completions"]);
     expect(server.requests[0]?.headers.authorization).toBe("Bearer gsk-test");
   });
@@ -413,7 +404,7 @@ describe("base URLs and keys", () => {
     await server.close();
     server = undefined;
     const backend = createChatCompletionsBackend({ type: "vllm", model: "m", base_url: url }, {});
-    const { error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { error } = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(error).toMatchObject({ provider: "vllm", retryable: true });
     expect((error as Error).message).toContain("is vLLM running at");
   });
@@ -426,8 +417,12 @@ describe("provider quirks", () => {
       { type: "zai", model: "glm-4.6", base_url: server.url },
       { ZAI_API_KEY: "zk" },
     );
-    await collect(backend.stream(request({ toolChoice: "required" }), { signal: signal() }));
-    await collect(backend.stream(request({ toolChoice: "none" }), { signal: signal() }));
+    await collectChunks(
+      backend.stream(request({ toolChoice: "required" }), { signal: neverAborted() }),
+    );
+    await collectChunks(
+      backend.stream(request({ toolChoice: "none" }), { signal: neverAborted() }),
+    );
     const [required, none] = server.requests.map((entry) => entry.body);
     expect(required).toMatchObject({ tool_choice: "auto" });
     expect(required?.tools).toHaveLength(1);
@@ -441,15 +436,15 @@ describe("provider quirks", () => {
 describe("coordinationHandler", () => {
   it("answers first, votes once answers exist, and writes plain text without tools", async () => {
     const { backend } = await backendFor(coordinationHandler({ answer: "2 is the answer." }));
-    const answer = await collect(backend.stream(request(), { signal: signal() }));
+    const answer = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(answer.chunks.find((chunk) => chunk.type === "tool-call")).toMatchObject({
       toolName: "new_answer",
       input: { content: "2 is the answer." },
     });
 
-    const vote = await collect(
+    const vote = await collectChunks(
       backend.stream(request({ tools: [answerTool, voteTool(["agent1", "agent2"])] }), {
-        signal: signal(),
+        signal: neverAborted(),
       }),
     );
     expect(vote.chunks.find((chunk) => chunk.type === "tool-call")).toMatchObject({
@@ -457,29 +452,31 @@ describe("coordinationHandler", () => {
       input: { agent_id: "agent1" },
     });
 
-    const onlyOthers = await collect(
-      backend.stream(request({ tools: [answerTool, voteTool(["agent2"])] }), { signal: signal() }),
+    const onlyOthers = await collectChunks(
+      backend.stream(request({ tools: [answerTool, voteTool(["agent2"])] }), {
+        signal: neverAborted(),
+      }),
     );
     expect(onlyOthers.chunks.find((chunk) => chunk.type === "tool-call")).toMatchObject({
       toolName: "vote",
       input: { agent_id: "agent2" },
     });
 
-    const noAnswersYet = await collect(
+    const noAnswersYet = await collectChunks(
       backend.stream(
         request({
           messages: [{ role: "user", content: "Current answers: (no answers available yet)" }],
           tools: [answerTool, voteTool([])],
         }),
-        { signal: signal() },
+        { signal: neverAborted() },
       ),
     );
     expect(noAnswersYet.chunks.find((chunk) => chunk.type === "tool-call")).toMatchObject({
       toolName: "new_answer",
     });
 
-    const final = await collect(
-      backend.stream(request({ tools: [], toolChoice: "auto" }), { signal: signal() }),
+    const final = await collectChunks(
+      backend.stream(request({ tools: [], toolChoice: "auto" }), { signal: neverAborted() }),
     );
     expect(final.chunks.filter((chunk) => chunk.type === "tool-call")).toEqual([]);
     expect(

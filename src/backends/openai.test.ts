@@ -7,8 +7,9 @@ import {
   type FakeReply,
 } from "../../test/support/fake-openai-server.js";
 import { ConfigError } from "../errors.js";
-import { BackendError, type BackendChunk, type ModelRequest } from "./backend.js";
+import { BackendError, type ModelRequest } from "./backend.js";
 import { createOpenAIBackend, isReasoningModelName, responsesProviderOptions } from "./openai.js";
+import { collectChunks, neverAborted } from "../../test/support/backend-test-kit.js";
 
 const answerTool = {
   name: "new_answer",
@@ -59,20 +60,6 @@ async function backendFor(handler: FakeHandler | FakeReply[], model = "gpt-4.1-m
   return { backend, fake: server };
 }
 
-async function collect(
-  stream: AsyncIterable<BackendChunk>,
-): Promise<{ chunks: BackendChunk[]; error?: unknown }> {
-  const chunks: BackendChunk[] = [];
-  try {
-    for await (const chunk of stream) chunks.push(chunk);
-    return { chunks };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
-
-const signal = () => new AbortController().signal;
-
 describe("createOpenAIBackend (Responses API)", () => {
   it("streams reasoning, text and a tool call, then one finish with the server's usage", async () => {
     const { backend, fake } = await backendFor([
@@ -83,7 +70,9 @@ describe("createOpenAIBackend (Responses API)", () => {
         usage: { inputTokens: 321, outputTokens: 87, reasoningTokens: 64, cachedInputTokens: 128 },
       },
     ]);
-    const { chunks, error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { chunks, error } = await collectChunks(
+      backend.stream(request(), { signal: neverAborted() }),
+    );
     expect(error).toBeUndefined();
     expect(backend).toMatchObject({ type: "openai", model: "gpt-4.1-mini" });
 
@@ -113,7 +102,7 @@ describe("createOpenAIBackend (Responses API)", () => {
 
   it("sends system, tools, tool choice and the whole conversation incl. a tool result", async () => {
     const { backend, fake } = await backendFor([{ text: "Noted." }]);
-    await collect(
+    await collectChunks(
       backend.stream(
         request({
           messages: [
@@ -136,7 +125,7 @@ describe("createOpenAIBackend (Responses API)", () => {
           toolChoice: "auto",
           maxOutputTokens: 256,
         }),
-        { signal: signal() },
+        { signal: neverAborted() },
       ),
     );
     const body = fake.requests[0]?.body;
@@ -177,7 +166,7 @@ describe("createOpenAIBackend (Responses API)", () => {
 
   it("asks reasoning models for a reasoning summary, and sends the system prompt as developer", async () => {
     const { backend, fake } = await backendFor([{ reasoning: "Hmm.", text: "42" }], "gpt-5-mini");
-    const { chunks } = await collect(backend.stream(request(), { signal: signal() }));
+    const { chunks } = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(chunks[0]).toEqual({ type: "reasoning-delta", text: "Hmm." });
     expect(fake.requests[0]?.body.reasoning).toEqual({ summary: "auto" });
     expect(fake.requests[0]?.body.input).toContainEqual({
@@ -188,7 +177,7 @@ describe("createOpenAIBackend (Responses API)", () => {
 
   it("reassembles tool-call arguments streamed in pieces, one call per tool", async () => {
     const { backend } = await backendFor(coordinationHandler());
-    const { chunks } = await collect(backend.stream(request(), { signal: signal() }));
+    const { chunks } = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(chunks.filter((chunk) => chunk.type === "tool-call")).toEqual([
       {
         type: "tool-call",
@@ -209,7 +198,9 @@ describe("createOpenAIBackend (Responses API)", () => {
         },
       },
     ]);
-    const { chunks, error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { chunks, error } = await collectChunks(
+      backend.stream(request(), { signal: neverAborted() }),
+    );
     expect(chunks).toEqual([]);
     expect(error).toBeInstanceOf(BackendError);
     expect(error).toMatchObject({
@@ -225,7 +216,7 @@ describe("createOpenAIBackend (Responses API)", () => {
     const { backend } = await backendFor([
       { error: { status: 401, message: "Incorrect API key provided: sk-test." } },
     ]);
-    const { error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { error } = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(error).toMatchObject({ provider: "openai", status: 401, retryable: false });
     expect((error as Error).message).toBe(
       "openai returned HTTP 401: Incorrect API key provided: sk-test. (check OPENAI_API_KEY or `api_key:` in the config)",
@@ -239,7 +230,9 @@ describe("createOpenAIBackend (Responses API)", () => {
         streamError: { message: "The server had an error.", code: "server_error" },
       },
     ]);
-    const { chunks, error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { chunks, error } = await collectChunks(
+      backend.stream(request(), { signal: neverAborted() }),
+    );
     expect(chunks).toEqual([{ type: "text-delta", text: "Partial" }]);
     expect(error).toMatchObject({ provider: "openai", status: 500, retryable: true });
     expect((error as Error).message).toContain("The server had an error.");
@@ -247,7 +240,9 @@ describe("createOpenAIBackend (Responses API)", () => {
 
   it("reports an incomplete response as finish reason length", async () => {
     const { backend } = await backendFor([{ text: "Cut", finishReason: "max_output_tokens" }]);
-    const { chunks } = await collect(backend.stream(request({ tools: [] }), { signal: signal() }));
+    const { chunks } = await collectChunks(
+      backend.stream(request({ tools: [] }), { signal: neverAborted() }),
+    );
     expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "length" });
   });
 });
@@ -273,7 +268,7 @@ describe("createOpenAIBackend configuration", () => {
       { type: "openai", model: "gpt-4.1", api_key: "sk-config" },
       { OPENAI_API_KEY: "sk-env", OPENAI_BASE_URL: server.url },
     );
-    const { error } = await collect(backend.stream(request(), { signal: signal() }));
+    const { error } = await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(error).toBeUndefined();
     expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-config");
   });
@@ -292,7 +287,7 @@ describe("createOpenAIBackend configuration", () => {
       { OPENAI_API_KEY: "sk-env" },
       { fetch: redirect },
     );
-    await collect(backend.stream(request(), { signal: signal() }));
+    await collectChunks(backend.stream(request(), { signal: neverAborted() }));
     expect(seen).toEqual(["https://api.openai.com/v1/responses"]);
   });
 
