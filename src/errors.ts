@@ -25,6 +25,7 @@ export const EXIT_CODE_FOR_RUN_END: Record<RunEndReason, ExitCode> = {
   failed: ExitCode.execution,
   timeout: ExitCode.timeout,
   interrupted: ExitCode.interrupted,
+  shutdown: ExitCode.interrupted,
 };
 
 /** A bad flag, a bad config file or a missing key: the user can fix it. Exit code 1. */

@@ -242,11 +242,11 @@ describe("schema versions", () => {
       "attempt_1",
       "events.jsonl",
     );
-    await writeFile(events, (await readFile(events, "utf8")).replaceAll('{"v":1,', '{"v":2,'));
+    await writeFile(events, (await readFile(events, "utf8")).replaceAll('{"v":1,', '{"v":99,'));
     const result = await runCli(["logs"], sandbox);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `coord: ${events}:1: event schema version 2 is not supported (this coord reads version 1); upgrade coord to read this log\n`,
+      `coord: ${events}:1: event schema version 99 is not supported (this coord reads versions 1 and 2); upgrade coord to read this log\n`,
     );
     const list = await runCli(["logs", "list", "--json"], sandbox);
     expect(list.code).toBe(0);
@@ -254,10 +254,10 @@ describe("schema versions", () => {
     expect(runs[0]).toMatchObject({
       name: ERRORS,
       status: "unreadable",
-      error: expect.stringContaining("event schema version 2 is not supported") as string,
+      error: expect.stringContaining("event schema version 99 is not supported") as string,
     });
     expect(runs[1]).toMatchObject({ name: THREE, status: "completed", error: null });
     const text = await runCli(["logs", "list"], sandbox);
-    expect(text.stdout).toMatch(/unreadable .*event schema version 2 is not supported/);
+    expect(text.stdout).toMatch(/unreadable .*event schema version 99 is not supported/);
   });
 });

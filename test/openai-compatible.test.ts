@@ -166,6 +166,34 @@ describe("three agents on a fake OpenAI-compatible server", () => {
     expect(server.requests.every((request) => request.body.model === "served-model")).toBe(true);
   });
 
+  test("--quick with three agents that agree (the same answer): 4 model calls, nobody removed", async () => {
+    server = await startFakeOpenAIServer(
+      coordinationHandler({ answer: "2 + 2 = 4.", finalAnswer: "Final: 4.", usage: USAGE }),
+    );
+    const sandbox = await makeSandbox();
+    await writeFile(join(sandbox.cwd, "team.yaml"), teamConfig(server.url));
+    const result = await runCli(
+      ["--config", "team.yaml", "--quick", "--no-display", "What is 2+2?"],
+      sandbox,
+    );
+    expect(result.stdout).toBe("Final: 4.\n");
+    expect(result.code).toBe(0);
+    const summaries = server.requests.map(summarizeRequest);
+    expect(summaries.map((summary) => summary.toolNames.join("+")).sort()).toEqual([
+      "",
+      "new_answer",
+      "new_answer",
+      "new_answer",
+    ]);
+    const { events } = parseEventLog(
+      await readLog(await onlyAttemptDir(sandbox.cwd), "events.jsonl"),
+    );
+    expect(events.filter((event) => event.type === "answer")).toHaveLength(3);
+    expect(events.some((event) => event.type === "workflow-invalid")).toBe(false);
+    expect(events.some((event) => event.type === "agent-error")).toBe(false);
+    expect(events.find((event) => event.type === "run-start")).toMatchObject({ mode: "quick" });
+  });
+
   test("a 401 from the provider removes the agent; the run goes on without it", async () => {
     server = await startFakeOpenAIServer((request) =>
       request.body.temperature === 0.9

@@ -11,7 +11,7 @@
 import { streamText, type LanguageModel, type LanguageModelUsage, type ToolSet } from "ai";
 import type { Clock } from "../clock.js";
 import { toBackendError } from "./ai-sdk-errors.js";
-import { routeSdkWarnings } from "./ai-sdk-warnings.js";
+import { describeWarning, silenceSdkWarningLog } from "./ai-sdk-warnings.js";
 import { toStreamTextArguments, type AiSdkCallArguments } from "./ai-sdk-request.js";
 import {
   BackendError,
@@ -81,8 +81,9 @@ export function withProviderTools(
 
 /**
  * Streams one model call through the ai SDK and yields coord's chunks: `text-delta`,
- * `reasoning-delta` and `tool-call` (with the parsed input object) as they arrive, then exactly
- * one `finish` with the usage in tokens (absent counts are 0).
+ * `reasoning-delta` and `tool-call` (with the parsed input object) as they arrive, the SDK's call
+ * warnings as `warning` chunks, then exactly one `finish` with the usage in tokens (absent counts
+ * are 0).
  *
  * The SDK neither executes tools (tools carry no `execute`) nor retries (`maxRetries: 0`; retries
  * are a wrapper, STYLE.md rule 5).
@@ -115,7 +116,7 @@ export async function* streamWithAiSdk(
         });
 
   if (signal.aborted) throw abortReason(signal);
-  routeSdkWarnings();
+  silenceSdkWarningLog();
 
   let finish: Extract<BackendChunk, { type: "finish" }> | undefined;
   try {
@@ -170,6 +171,11 @@ export async function* streamWithAiSdk(
               output: part.error,
               isError: true,
             };
+          }
+          break;
+        case "start-step":
+          for (const warning of part.warnings) {
+            yield { type: "warning", message: describeWarning(warning) };
           }
           break;
         case "finish-step":

@@ -1,39 +1,20 @@
 /**
- * Where the `ai` SDK's call warnings go ("temperature is not supported when thinking is
- * enabled", "combination of function and provider-defined tools", …). By default the SDK prints
- * them with `console.info`/`console.warn`, and `console.info` writes to stdout, which carries
- * coord's answer. {@link routeSdkWarnings} sends each distinct warning once to stderr instead, in
- * coord's warning style, unless the embedding program set `globalThis.AI_SDK_LOG_WARNINGS`.
+ * The `ai` SDK's call warnings ("temperature is not supported when thinking is enabled",
+ * "combination of function and provider-defined tools", …) as coord warnings. The SDK reports
+ * them per call in the stream's `start-step` part, which `ai-sdk-stream.ts` turns into `warning`
+ * chunks (and so `warning` events in the run log). By default the SDK would also print them
+ * itself with `console.info`/`console.warn` — and `console.info` writes to stdout, which carries
+ * coord's answer — so {@link silenceSdkWarningLog} turns that printing off.
  */
-
-/** The part of the SDK's warning-logger argument coord reads. */
-interface SdkWarningBatch {
-  warnings: readonly unknown[];
-  provider?: string;
-  model?: string;
-}
-
-type SdkWarningLogger = false | ((options: SdkWarningBatch) => void);
-
-const seen = new Set<string>();
 
 /**
- * Installs coord's logger for the SDK's warnings once (idempotent; an existing
- * `AI_SDK_LOG_WARNINGS` is left alone).
- *
- * @param write where the lines go; default stderr.
+ * Turns off the SDK's own warning printing (idempotent; an `AI_SDK_LOG_WARNINGS` the embedding
+ * program set is left alone).
  */
-export function routeSdkWarnings(write: (line: string) => void = defaultWrite): void {
-  const holder = globalThis as { AI_SDK_LOG_WARNINGS?: SdkWarningLogger };
+export function silenceSdkWarningLog(): void {
+  const holder = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
   if (holder.AI_SDK_LOG_WARNINGS !== undefined) return;
-  holder.AI_SDK_LOG_WARNINGS = (options) => {
-    for (const warning of options.warnings) {
-      const line = `coord: warning: ${options.provider ?? "provider"}/${options.model ?? "model"}: ${describeWarning(warning)}`;
-      if (seen.has(line)) continue;
-      seen.add(line);
-      write(line);
-    }
-  };
+  holder.AI_SDK_LOG_WARNINGS = false;
 }
 
 /** One line for an SDK warning (`unsupported` / `compatibility` / `other`). */
@@ -49,8 +30,4 @@ export function describeWarning(warning: unknown): string {
     return `${fields.feature} is used in a compatibility mode${details}`;
   }
   return JSON.stringify(warning);
-}
-
-function defaultWrite(line: string): void {
-  process.stderr.write(`${line}\n`);
 }

@@ -64,6 +64,22 @@ export type BackendChunk =
       output: unknown;
       isError: boolean;
     }
+  /**
+   * The retry wrapper (`./retry.ts`) is about to wait and retry a failed request: nothing of the
+   * failed attempt was yielded, so the call simply goes on.
+   */
+  | {
+      type: "retry";
+      /** 1-based retry number. */
+      attempt: number;
+      /** Wait before the retry (ms). */
+      delayMs: number;
+      /** `http` (an error status), `timeout` (the request timeout) or `network`. */
+      errorKind: "http" | "timeout" | "network";
+      error: BackendError;
+    }
+  /** Something the provider or its SDK warns about (an ignored setting, a compatibility mode). */
+  | { type: "warning"; message: string }
   | {
       type: "finish";
       /** Provider-neutral finish reason: `stop`, `tool-calls`, `length`, `content-filter`, `error`, `other`. */

@@ -91,6 +91,23 @@ describe("createClaudeBackend against recorded Anthropic streams", () => {
     });
   });
 
+  it("reports the SDK's call warning (temperature ignored while thinking) as a warning chunk", async () => {
+    const { backend } = await backendFor([{ sse: anthropicFixture("thinking.sse") }], {
+      thinking_budget_tokens: 2048,
+    });
+    const { chunks } = await collectChunks(
+      backend.stream(testRequest({ tools: [], toolChoice: "none", temperature: 0.3 }), {
+        signal: neverAborted(),
+      }),
+    );
+    const warnings = chunks.filter((chunk) => chunk.type === "warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      message: expect.stringMatching(/^temperature /) as unknown,
+    });
+    expect(server?.modelCalls()[0]?.body.temperature).toBeUndefined();
+  });
+
   it("sends a workflow round's required tool choice as auto while thinking (Anthropic refuses any)", async () => {
     const { backend, fake } = await backendFor([{ text: "a" }, { text: "b" }], {
       thinking: { type: "enabled", budget_tokens: 1024 },

@@ -26,10 +26,12 @@ const request = {
   toolChoice: "auto" as const,
 };
 
-async function drain(backend: Backend): Promise<string> {
+/** Plays one call; `waits` collects the `retry` chunks' waits (ms), in order. */
+async function drain(backend: Backend, waits: number[] = []): Promise<string> {
   let text = "";
   for await (const chunk of backend.stream(request, { signal: new AbortController().signal })) {
     if (chunk.type === "text-delta") text += chunk.text;
+    if (chunk.type === "retry") waits.push(chunk.delayMs);
   }
   return text;
 }
@@ -54,8 +56,8 @@ describe("withRetry", () => {
         clock,
         baseDelayMs: 1000,
         random: () => 0.5,
-        onRetry: ({ delayMs }) => waits.push(delayMs),
       }),
+      waits,
     );
     expect(text).toBe("ok");
     expect(backend.calls).toBe(3);
@@ -122,11 +124,10 @@ describe("withRetry over a real socket", () => {
           clock,
           baseDelayMs: 1000,
           random: () => 0.5,
-          onRetry: ({ delayMs }) => waits.push(delayMs),
         },
       );
       const started = clock.now();
-      expect(await drain(backend)).toBe("4");
+      expect(await drain(backend, waits)).toBe("4");
       expect(server.requests).toHaveLength(3);
       expect(waits).toEqual([7000, 1500]);
       expect(clock.now() - started).toBe(8500);

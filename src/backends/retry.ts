@@ -1,7 +1,8 @@
 /**
  * Retries and a per-request timeout as a wrapper around any backend (STYLE.md rule 5;
  * COORDINATION.md "Limits and failures": 429/5xx/timeouts retried with backoff, honouring
- * Retry-After).
+ * Retry-After). Each retry is announced in the stream itself, as a `retry` chunk before the
+ * wait, so it reaches the run's events and log like everything else.
  *
  * A call is retried only while nothing has been streamed from it yet: once a chunk reached the
  * engine, a failure surfaces as is (the engine counts it against the agent).
@@ -28,8 +29,6 @@ export interface RetryOptions {
   requestTimeoutMs?: number;
   /** Random source in [0, 1) for jitter. Default Math.random. */
   random?: () => number;
-  /** Told about each retry before its wait (for logs). */
-  onRetry?: (info: { attempt: number; delayMs: number; error: BackendError }) => void;
 }
 
 /**
@@ -80,7 +79,8 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         return;
       } catch (caught) {
         if (signal.aborted) throw caught; // the caller cancelled: never retry
-        const error = timeout.signal.aborted
+        const timedOut = timeout.signal.aborted;
+        const error = timedOut
           ? new BackendError({
               message: `${backend.type}: no complete response within ${Math.round(requestTimeoutMs / 1000)} s (timeout_settings.request_timeout_seconds)`,
               provider: backend.type,
@@ -91,7 +91,8 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         if (!(error instanceof BackendError) || isAbort(error)) throw error;
         if (!error.retryable || streamed || attempt > maxRetries) throw error;
         const delayMs = retryDelayMs(error, attempt, delays);
-        options.onRetry?.({ attempt, delayMs, error });
+        const errorKind = timedOut ? "timeout" : error.status !== undefined ? "http" : "network";
+        yield { type: "retry", attempt, delayMs, errorKind, error };
         await options.clock.sleep(delayMs, signal);
       } finally {
         clearTimeout(timer);

@@ -144,14 +144,17 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     abort = new AbortController();
     patch({ busy: true, cancelling: false, exitArmed: false, run: initialRunState() });
     const startedAt = now();
-    const log = await turnLogOptions(session, {
-      enabled: options.flags.logs && config.ui.logging_enabled,
-      env: options.env,
-      cwd: options.cwd,
-      version: options.version,
-      argv: options.argv,
-      debug: options.flags.debug,
-    });
+    const log = await turnLogOptions(
+      session,
+      { env: options.env, config },
+      {
+        enabled: options.flags.logs,
+        cwd: options.cwd,
+        version: options.version,
+        argv: options.argv,
+        debug: options.flags.debug,
+      },
+    );
     try {
       const result = await runTeam({
         config,
@@ -163,10 +166,12 @@ export function createChatController(options: ChatControllerOptions): ChatContro
         cwd: options.cwd,
         log,
         signal: abort.signal,
-        onEvent: (event, state) => {
-          options.onRunEvent?.(event, state);
-          if (!ended) patch({ run: state });
-        },
+        subscribers: [
+          (event, state) => {
+            options.onRunEvent?.(event, state);
+            if (!ended) patch({ run: state });
+          },
+        ],
       });
       if (ended) return;
       const turn = await recordTurn(session, {

@@ -14,11 +14,12 @@
 import { createInterface } from "node:readline";
 import { ConfigError, ExitCode } from "../errors.js";
 import type { CwdContext } from "../runner/cwd-context.js";
-import { chooseMode, resolveConfig, type RunFlags } from "../runner/resolve-run.js";
-import { createTraceFormatter } from "../ui/plain/trace-lines.js";
+import { prepareRun } from "../runner/prepare-run.js";
+import type { RunFlags } from "../runner/resolve-run.js";
+import { traceSubscriber } from "../ui/plain/trace-lines.js";
 import type { ChatBlock } from "../ui/terminal/chat-view.js";
 import { createChatController, type ChatController } from "./chat-controller.js";
-import type { CommandIO } from "./run.js";
+import type { CommandIO } from "./io.js";
 import { openSession } from "./session-turns.js";
 
 /** Flags of the chat. */
@@ -45,11 +46,11 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
       'no question: pass one (coord "question", or pipe it on stdin), or run coord in a terminal for the interactive chat',
     );
   }
-  const { loadEnvFiles } = await import("../config/env.js");
-  const env = await loadEnvFiles({ home: io.home, env: io.env });
-  const resolved = await resolveConfig(flags, { cwd: io.cwd, home: io.home, env });
-  for (const warning of resolved.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
-  chooseMode(resolved.config, flags); // bad --single-agent / mode: exit 1 before the chat opens
+  // Bad flags, config or --single-agent: exit 1 before the chat opens.
+  const prepared = await prepareRun(flags, io);
+  for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
+  const resolved = { config: prepared.baseConfig, path: prepared.configPath };
+  const { env } = prepared;
   const session = await openSession({
     home: io.home,
     sessionId: flags.sessionId,
@@ -64,7 +65,7 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
     io.stdout.isTTY === true &&
     io.stdin.isTTY === true &&
     typeof io.stdin.setRawMode === "function";
-  const trace = createTraceFormatter({ maxTextLength: 400 });
+  const trace = traceSubscriber((line) => io.stderr.write(`${line}\n`), { maxTextLength: 400 });
   const chat = createChatController({
     config: resolved.config,
     configPath: resolved.path,
@@ -79,7 +80,7 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
     ...(ink
       ? {}
       : {
-          onRunEvent: (event) => trace.push(event).forEach((line) => io.stderr.write(`${line}\n`)),
+          onRunEvent: trace,
         }),
   });
   greet(chat, session, resolved.path);

@@ -17,7 +17,7 @@ import { analysisQuestion, analysisReport, readQuotedFiles } from "../logs/analy
 import { summarizeRun } from "../logs/run-summary.js";
 import { selectRun, type RunSelection } from "../logs/select-run.js";
 import { LOGS_JSON_VERSION } from "../logs/version.js";
-import { chooseMode, resolveConfig } from "../runner/resolve-run.js";
+import { prepareRun, runLogOptions } from "../runner/prepare-run.js";
 import { runTeam } from "../runner/run-team.js";
 import type { RunState } from "../session/reducer.js";
 import { writeFileAtomic } from "../store/atomic-write.js";
@@ -26,7 +26,7 @@ import { createLiveStatus } from "../ui/plain/live-status.js";
 import { renderLogsSummary } from "../ui/plain/logs-summary.js";
 import { oneLine } from "../ui/plain/trace-lines.js";
 import { createTraceFormatter, traceText } from "../ui/plain/trace-lines.js";
-import type { LogsIO } from "./logs.js";
+import type { LogsIO } from "./io.js";
 
 /** The analysis team used without `--config`. */
 export const DEFAULT_ANALYSIS_CONFIG = "@examples/log_analysis";
@@ -81,13 +81,10 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
     files: await readQuotedFiles(where.attemptDir),
   });
 
-  const { loadEnvFiles } = await import("../config/env.js");
-  const env = await loadEnvFiles({ home: io.home, env: io.env });
   const configArg = options.config ?? DEFAULT_ANALYSIS_CONFIG;
-  const resolved = await resolveConfig({ config: configArg }, { cwd: io.cwd, home: io.home, env });
-  for (const warning of resolved.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
-  const { config } = resolved;
-  const { mode, agentIndexes } = chooseMode(config, {});
+  const prepared = await prepareRun({ config: configArg }, io);
+  for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
+  const { config, agentIndexes } = prepared;
   const agents = agentIndexes.map((index) => config.agents[index]!.id);
 
   const interrupt = new AbortController();
@@ -100,22 +97,19 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
   let result;
   try {
     result = await runTeam({
-      config,
-      mode,
-      agentIndexes,
+      ...prepared,
       question,
-      env,
       cwd: io.cwd,
-      log: config.ui.logging_enabled
-        ? {
-            root: join(where.logDir, ANALYSIS_LOGS_DIR),
-            coordVersion: io.version,
-            cliArgs: io.argv,
-            debug: false,
-          }
-        : undefined,
+      log: runLogOptions(prepared, {
+        enabled: true,
+        root: join(where.logDir, ANALYSIS_LOGS_DIR),
+        cwd: io.cwd,
+        version: io.version,
+        argv: io.argv,
+        debug: false,
+      }),
       signal: io.signal ?? interrupt.signal,
-      onEvent: (event, state) => display.event(event, state),
+      subscribers: [(event, state) => display.event(event, state)],
     });
   } finally {
     process.off("SIGINT", onSigint);

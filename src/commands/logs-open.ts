@@ -9,7 +9,7 @@ import { delimiter, join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { logDirPath } from "../logs/select-run.js";
 import { LOGS_JSON_VERSION } from "../logs/version.js";
-import type { LogsIO } from "./logs.js";
+import type { LogsIO } from "./io.js";
 
 /** `coord logs open --json`. `opener` is the program started, or null when none was found. */
 export interface LogsOpenJson {

@@ -10,7 +10,7 @@
  */
 import { Command, Option } from "commander";
 import { positiveInteger } from "./integer-options.js";
-import type { CommandIO } from "./run.js";
+import type { LogsIO } from "./io.js";
 import { defaultLogRoot } from "../runner/run-team.js";
 import { ConfigError, ExitCode } from "../errors.js";
 import { analysisPrompt, analysisPromptJson, listLogFiles } from "../logs/analysis-prompt.js";
@@ -21,12 +21,6 @@ import { toolBreakdown, type ToolSort } from "../logs/tool-breakdown.js";
 import { readRunLog } from "../store/log-reader.js";
 import { renderLogsSummary } from "../ui/plain/logs-summary.js";
 import { renderRunList, renderToolTable } from "../ui/plain/logs-tables.js";
-
-/** The outside world of `coord logs` (injected so tests can drive it in-process). */
-export interface LogsIO extends CommandIO {
-  /** `process.platform`: picks the file manager for `open`. */
-  platform: NodeJS.Platform;
-}
 
 /** The sub-commands, and commander's `help`. */
 const SUBCOMMANDS = ["summary", "tools", "list", "analyze", "open", "help"];

@@ -7,26 +7,33 @@
  * - stderr is a TTY: the compact live status block on stderr (src/ui/plain/live-status.ts);
  * - otherwise: labelled trace lines on stderr (`--no-display`, pipes, CI).
  *
- * Every variant renders only from the events and the reducer's state (STYLE.md rules 1 and 3).
+ * Every variant is a subscriber of the live run: it renders only from the events and the
+ * run's state (STYLE.md rules 1 and 3).
  */
 import { join } from "node:path";
 import type { CoordEvent } from "../events/events.js";
-import type { RetryNotice } from "../runner/run-team.js";
 import type { RunState } from "../session/reducer.js";
-import type { LogWriter } from "../store/log-writer.js";
 import { createAutomationOutput } from "../ui/plain/automation.js";
 import { createLiveStatus, type LiveStatus } from "../ui/plain/live-status.js";
-import { createTraceFormatter, oneLine } from "../ui/plain/trace-lines.js";
-import type { CommandIO } from "./run.js";
+import { traceSubscriber } from "../ui/plain/trace-lines.js";
+import type { CommandIO } from "./io.js";
+
+/** Where the run is logged, told to the display before the first event. */
+export interface RunStartInfo {
+  question: string;
+  /** The `log_…` directory and the attempt directory, when logging. */
+  runDir: string | undefined;
+  logDir: string | undefined;
+}
 
 /** A running display. */
 export interface RunDisplay {
   /** `plain`, `live-status`, `ink` or `automation`. */
   readonly kind: "plain" | "live-status" | "ink" | "automation";
-  /** The run log is open (before the first event). */
-  logOpened(writer: LogWriter, question: string): void;
-  event(event: CoordEvent, state: RunState, writer: LogWriter | undefined): void;
-  retry(notice: RetryNotice, writer: LogWriter | undefined): void;
+  /** The run started (its log is open); before the first event. */
+  started(info: RunStartInfo): void;
+  /** The live run's subscriber. */
+  event(event: CoordEvent, state: RunState): void;
   /** The run is over: leave the screen clean before the answer is printed. */
   close(state: RunState): Promise<void>;
   /** True when the final answer already went to stdout as it streamed. */
@@ -38,7 +45,6 @@ export interface RunDisplay {
 /** The flags the display depends on. */
 export interface DisplayFlags {
   display: boolean;
-  debug: boolean;
   automation?: boolean | undefined;
 }
 
@@ -51,22 +57,19 @@ export async function createRunDisplay(
   io: CommandIO,
   rich: boolean,
 ): Promise<RunDisplay> {
-  if (flags.automation) return automationDisplay(io, flags);
+  if (flags.automation) return automationDisplay(io);
   if (flags.display && rich && io.stdout.isTTY === true) {
     const { mountLiveRun } = await import("../ui/terminal/live-run.js");
     // Mounted at the first event: a run that fails before it starts (a missing key) shows only
     // its error, not an empty view.
     let live: ReturnType<typeof mountLiveRun> | undefined;
-    const lines = createTraceFormatter({ maxTextLength: 400 });
     return {
       kind: "ink",
-      logOpened: () => undefined,
-      event(event, state, writer) {
-        if (flags.debug) for (const line of lines.push(event)) writer?.debug(line);
+      started: () => undefined,
+      event(_event, state) {
         live ??= mountLiveRun({ stdout: io.stdout as NodeJS.WriteStream });
         live.update(state);
       },
-      retry: (notice, writer) => writer?.debug(retryLine(notice)),
       close: async (state) => live?.finish(state),
       streamedFinal: () => false,
     };
@@ -74,70 +77,50 @@ export async function createRunDisplay(
   return textDisplay(flags, io, rich);
 }
 
-function retryLine(notice: RetryNotice): string {
-  return `[orchestrator] ${notice.agentId}: ${oneLine(notice.error.message, 200)}; retry ${notice.attempt} in ${(notice.delayMs / 1000).toFixed(1)} s`;
-}
-
-function automationDisplay(io: CommandIO, flags: DisplayFlags): RunDisplay {
+function automationDisplay(io: CommandIO): RunDisplay {
   const output = createAutomationOutput(io.stdout);
-  const lines = createTraceFormatter({ maxTextLength: 400 });
   return {
     kind: "automation",
-    logOpened(writer, question) {
+    started(info) {
+      if (info.runDir === undefined || info.logDir === undefined) return;
       output.start({
-        logDir: writer.logDir,
-        statusFile: join(writer.dir, "status.json"),
-        question,
+        logDir: info.runDir,
+        statusFile: join(info.logDir, "status.json"),
+        question: info.question,
       });
     },
-    event(event, state, writer) {
+    event(event, state) {
       if (event.type === "run-start")
         output.start({ logDir: undefined, statusFile: undefined, question: state.question });
-      if (flags.debug) for (const line of lines.push(event)) writer?.debug(line);
     },
-    retry: (notice, writer) => writer?.debug(retryLine(notice)),
     close: async () => undefined,
     streamedFinal: () => true,
     automationEnd: (state, answerFile) => output.end(state, { answerFile }),
   };
 }
 
-/** Progress on stderr: the live block on a TTY, trace lines otherwise; `--debug` mirrors them. */
+/** Progress on stderr: the live block on a TTY, trace lines otherwise. */
 function textDisplay(flags: DisplayFlags, io: CommandIO, rich: boolean): RunDisplay {
   const live = flags.display && rich && io.stderr.isTTY === true;
   const status: LiveStatus | undefined = live ? createLiveStatus(io.stderr) : undefined;
-  const lines = createTraceFormatter({ maxTextLength: 400 });
+  const trace = traceSubscriber((line) => io.stderr.write(`${line}\n`), { maxTextLength: 400 });
   const streamFinal = status !== undefined && io.stdout.isTTY === true;
   let streamedFinal = false;
   return {
     kind: status ? "live-status" : "plain",
-    logOpened: () => undefined,
-    event(event, state, writer) {
-      const traced = !status || flags.debug ? lines.push(event) : [];
-      if (flags.debug) for (const line of traced) writer?.debug(line);
-      if (!status) {
-        for (const line of traced) io.stderr.write(`${line}\n`);
-        return;
-      }
-      if (
-        event.type === "final-start" ||
-        event.type === "final-answer" ||
-        event.type === "run-end"
-      ) {
+    started: () => undefined,
+    event(event, state) {
+      if (!status) return trace(event);
+      if (event.type === "winner" || event.type === "final-start" || event.type === "run-end") {
         status.clear();
-      } else {
+      } else if (event.type !== "final-answer") {
         status.update(state);
       }
-      if (event.type === "final-start") io.stderr.write(`${winnerLine(state)}\n`);
+      if (event.type === "winner") io.stderr.write(`${winnerLine(state)}\n`);
       if (streamFinal && event.type === "final-delta") {
         io.stdout.write(event.text);
         streamedFinal = true;
       }
-    },
-    retry(notice, writer) {
-      const line = retryLine(notice);
-      writer?.debug(line);
-      if (!status) io.stderr.write(`${line}\n`);
     },
     close: async () => status?.clear(),
     streamedFinal: () => streamedFinal,

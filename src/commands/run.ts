@@ -9,12 +9,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { EXIT_CODE_FOR_RUN_END } from "../errors.js";
-import { withCwdContext, type CwdContext } from "../runner/cwd-context.js";
-import { chooseMode, resolveConfig, type RunFlags } from "../runner/resolve-run.js";
-import { runTeam, type TeamRunResult } from "../runner/run-team.js";
-import { initialRunState, type RunState } from "../session/reducer.js";
-import { LOG_FILES, type LogWriter } from "../store/log-writer.js";
-import { oneLine } from "../ui/plain/trace-lines.js";
+import type { CwdContext } from "../runner/cwd-context.js";
+import { prepareRun } from "../runner/prepare-run.js";
+import type { RunFlags } from "../runner/resolve-run.js";
+import { startRun, type RunHandle } from "../runner/run-team.js";
+import type { RunState } from "../session/reducer.js";
+import { LOG_FILES } from "../store/log-writer.js";
+import { oneLine, traceSubscriber } from "../ui/plain/trace-lines.js";
+import type { CommandIO } from "./io.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
 import {
   closeSession,
@@ -23,6 +25,8 @@ import {
   recordTurn,
   turnLogOptions,
 } from "./session-turns.js";
+
+export type { CommandIO };
 
 /** Flags of the run command. */
 export interface RunCommandFlags extends RunFlags {
@@ -40,24 +44,11 @@ export interface RunCommandFlags extends RunFlags {
   cwdContext?: CwdContext | undefined;
 }
 
-/** The outside world of a command (injected so tests and the bench can drive it). */
-export interface CommandIO {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  home: string;
-  /** The raw arguments (for execution_metadata.yaml). */
-  argv: readonly string[];
-  /** Aborts the run (Ctrl+C). */
-  signal?: AbortSignal;
-  version: string;
-}
-
 /**
  * Runs one question end to end, as a turn of a memory session (a new one, or the one
  * `--session-id` / `session_id:` names, whose history the agents then see).
- * @returns the exit code (0 success, 2 every agent failed, 3 timeout without an answer, 4 interrupted).
+ * @returns the exit code (0 success, 2 every agent failed, 3 timeout without an answer, 4
+ *   interrupted or stopped).
  * @throws ConfigError (exit 1) for bad flags, configs, keys or model files, or an unknown
  *   session id, before any agent starts.
  */
@@ -66,39 +57,30 @@ export async function runQuestion(
   flags: RunCommandFlags,
   io: CommandIO,
 ): Promise<number> {
-  const { loadEnvFiles } = await import("../config/env.js");
-  const env = await loadEnvFiles({ home: io.home, env: io.env });
-  const resolved = await resolveConfig(flags, { cwd: io.cwd, home: io.home, env });
-  for (const warning of resolved.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
-  const config = withCwdContext(resolved.config, flags.cwdContext ?? "off", io.cwd);
-  const { mode, agentIndexes } = chooseMode(config, flags);
+  const prepared = await prepareRun(flags, io);
+  for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
+  const { config } = prepared;
   const session = await openSession({
     home: io.home,
     sessionId: flags.sessionId,
     config,
-    configPath: resolved.path,
+    configPath: prepared.configPath,
     cwd: io.cwd,
     kind: "single",
   });
 
   const display = await createRunDisplay(flags, io, config.ui.display_type === "rich_terminal");
-  let writer: LogWriter | undefined;
   const startedAt = Date.now();
-  let started = false;
-  let result: TeamRunResult;
+  let handle: RunHandle;
   try {
-    result = await runTeam({
-      config,
-      mode,
-      agentIndexes,
+    handle = await startRun({
+      ...prepared,
       question,
       history: session.history,
-      env,
       cwd: io.cwd,
       // The writer reports only its first failure, so this warns once.
-      log: await turnLogOptions(session, {
-        enabled: flags.logs && config.ui.logging_enabled,
-        env,
+      log: await turnLogOptions(session, prepared, {
+        enabled: flags.logs,
         cwd: io.cwd,
         version: io.version,
         argv: io.argv,
@@ -107,27 +89,32 @@ export async function runQuestion(
           io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`),
       }),
       ...(io.signal ? { signal: io.signal } : {}),
-      onLogOpen: (opened) => {
-        writer = opened;
-        display.logOpened(opened, question);
-      },
-      onEvent: (event, current) => {
-        started = true;
-        display.event(event, current, writer);
-      },
-      onRetry: (notice) => display.retry(notice, writer),
+      onSubscriberError: (error) =>
+        io.stderr.write(`coord: warning: a display failed: ${(error as Error).message}\n`),
     });
   } catch (error) {
-    await display.close(writer?.state ?? initialRunState());
-    if (!started) await discardSession(session);
-    else await closeSession(session, "failed").catch(() => undefined);
+    await discardSession(session);
+    throw error;
+  }
+  display.started({ question, runDir: handle.runDir, logDir: handle.logDir });
+  handle.subscribe((event, state) => display.event(event, state));
+  const debugLog = handle.writer;
+  if (flags.debug && debugLog) {
+    handle.subscribe(traceSubscriber((line) => debugLog.debug(line), { maxTextLength: 400 }));
+  }
+  let result;
+  try {
+    result = await handle.done;
+  } catch (error) {
+    await display.close(handle.live.state);
+    await closeSession(session, "failed").catch(() => undefined);
     throw error;
   }
   const { state, logDir, runDir } = result;
   await display.close(state);
   try {
     await recordTurn(session, { question, state, startedAt, endedAt: Date.now(), logDir, runDir });
-    await closeSession(session, state.endReason ?? "failed");
+    await closeSession(session, sessionStatusOf(state));
   } catch (error) {
     io.stderr.write(
       `coord: warning: cannot record the session in ${session.store.registryPath}: ${(error as Error).message}\n`,
@@ -140,6 +127,14 @@ export async function runQuestion(
     display,
     sessionId: session.record.id,
   });
+}
+
+/** The session status a finished run leaves: how it ended (a shutdown counts as interrupted). */
+export function sessionStatusOf(
+  state: RunState,
+): "completed" | "failed" | "timeout" | "interrupted" {
+  const reason = state.endReason ?? "failed";
+  return reason === "shutdown" ? "interrupted" : reason;
 }
 
 async function finish(

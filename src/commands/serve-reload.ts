@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ServeIO, ServeSettings } from "./serve.js";
+import type { ServeIO, ServeSettings } from "./io.js";
 
 /** Quiet time after the last change before restarting, ms. */
 const DEBOUNCE_MS = 300;

@@ -7,9 +7,12 @@
  * coord's code or the config file changes (src/commands/serve-reload.ts).
  */
 import { relative } from "node:path";
-import { ConfigError } from "../errors.js";
+import { ConfigError, ExitCode } from "../errors.js";
 import { defaultLogRoot } from "../runner/run-team.js";
 import type { ServedTeam } from "../server/served-team.js";
+import type { ServeIO, ServeSettings } from "./io.js";
+
+export type { ServeIO, ServeSettings };
 
 /** The flags of `coord serve` (undefined = not given). */
 export interface ServeFlags {
@@ -27,29 +30,12 @@ export interface ServeFlags {
   maxBodyBytes?: number | undefined;
 }
 
-/** The outside world of the command. */
-export interface ServeIO {
-  stderr: NodeJS.WritableStream;
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  home: string;
-  /** Raw arguments after `coord` (execution metadata; re-used by `--reload`). */
-  argv: readonly string[];
-  version: string;
-}
-
-/** The options after flags, environment and defaults are merged. */
-export interface ServeSettings {
-  host: string;
-  port: number;
-  config: string | undefined;
-  debug: boolean;
-  shutdownGraceMs: number;
-}
-
 /** Default bind address and port (spec section 8). */
 export const DEFAULT_HOST = "0.0.0.0";
 export const DEFAULT_PORT = 4000;
+/** After a second signal, how long the stopped runs have to send their 503 (ms). */
+const FORCED_STOP_MS = 1000;
+
 /** Default grace period for requests in flight at shutdown, seconds. */
 export const DEFAULT_SHUTDOWN_SECONDS = 30;
 
@@ -125,12 +111,17 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
 
   return new Promise<number>((resolve) => {
     let signals = 0;
+    let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
       signals++;
       if (signals > 1) {
+        // Stop the runs (each ends with run-end "shutdown" and answers 503), give their answers
+        // a moment to go out, then drop every connection.
         io.stderr.write(`coord serve: ${signal} again: stopping now\n`);
-        shutdown.abort("the server was stopped");
-        process.exit(4);
+        stopping = true;
+        shutdown.abort(new server.RunStopped("shutdown"));
+        setTimeout(() => running.closeAllConnections(), FORCED_STOP_MS).unref();
+        return;
       }
       const inFlight = app.activity.inFlight;
       io.stderr.write(
@@ -145,14 +136,14 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
           graceMs: settings.shutdownGraceMs,
           onGraceExpired: () => {
             io.stderr.write("coord serve: grace period over: stopping the runs still going\n");
-            shutdown.abort("the server is shutting down");
+            shutdown.abort(new server.RunStopped("shutdown"));
           },
         })
         .then(() => {
           process.off("SIGINT", onSignal);
           process.off("SIGTERM", onSignal);
           io.stderr.write("coord serve: stopped\n");
-          resolve(0);
+          resolve(stopping ? ExitCode.interrupted : ExitCode.success);
         });
     };
     process.on("SIGINT", onSignal);

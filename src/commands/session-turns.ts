@@ -6,7 +6,8 @@
 import { stat } from "node:fs/promises";
 import type { Config } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
-import { defaultLogRoot, type RunLogOptions } from "../runner/run-team.js";
+import { runLogOptions, type PreparedRun } from "../runner/prepare-run.js";
+import type { RunLogOptions } from "../runner/run-team.js";
 import type { RunState } from "../session/reducer.js";
 import {
   createSessionStore,
@@ -107,14 +108,14 @@ async function sessionLogDir(session: OpenSession): Promise<string | undefined> 
 /**
  * The run-log options of the session's next turn: `turn_<n>` in the session's own `log_…`
  * directory when it still exists, else a new one under `COORD_LOG_DIR` / `agent_outputs`.
- * @param options.enabled false for `--no-logs` or `ui.logging_enabled: false`: no log at all.
+ * @param options.enabled false for `--no-logs`: no log at all (nor with `ui.logging_enabled: false`).
  * @param options.onError told once of the first log write failure.
  */
 export async function turnLogOptions(
   session: OpenSession,
+  prepared: Pick<PreparedRun, "env" | "config">,
   options: {
     enabled: boolean;
-    env: Readonly<Record<string, string | undefined>>;
     cwd: string;
     version: string;
     argv: readonly string[];
@@ -122,17 +123,11 @@ export async function turnLogOptions(
     onError?: (error: Error) => void;
   },
 ): Promise<RunLogOptions | undefined> {
-  if (!options.enabled) return undefined;
-  const logDir = await sessionLogDir(session);
-  return {
-    root: defaultLogRoot(options.env, options.cwd),
-    ...(logDir !== undefined ? { logDir } : {}),
+  return runLogOptions(prepared, {
+    ...options,
+    logDir: await sessionLogDir(session),
     turn: session.record.turns + 1,
-    coordVersion: options.version,
-    cliArgs: options.argv,
-    debug: options.debug,
-    ...(options.onError ? { onError: options.onError } : {}),
-  };
+  });
 }
 
 /**

@@ -16,7 +16,12 @@ import type { LocalTool } from "../tools/tool.js";
 import type { Emitter } from "./emitter.js";
 import { callModel } from "./model-call.js";
 import { updateMessage, type VisibleAnswer } from "./prompts.js";
-import { parseWorkflowCall, WORKFLOW_TOOL_NAMES, type WorkflowCall } from "./workflow-tools.js";
+import {
+  isWorkflowTool,
+  parseWorkflowCall,
+  type WorkflowCall,
+  type WorkflowToolName,
+} from "./workflow-tools.js";
 
 /** Attempts at a valid workflow call per round. */
 export const MAX_ATTEMPTS = 3;
@@ -30,13 +35,15 @@ export interface AnswerSnapshot {
 
 /** What the coordinator said of a workflow call. */
 export type SubmitResult =
-  | { status: "accepted"; outcome: "answer" | "vote" }
+  | { status: "accepted"; outcome: "answer" | "vote" | "stop" }
   | { status: "invalid"; message: string }
   /** A vote on an answer set the agent had not seen: refused, with the current answers. */
   | { status: "stale"; message: string; snapshot: AnswerSnapshot; labels: string[] };
 
 /** The coordinator's side of a round: it owns the answer set and applies calls atomically. */
 export interface RoundJudge {
+  /** The workflow tools of the mode: one of them must end the round. */
+  workflowToolNames: readonly WorkflowToolName[];
   /** Workflow tools the agent may use now (caps and the answer set decide). */
   workflowTools(): ToolSpec[];
   snapshot(): AnswerSnapshot;
@@ -68,7 +75,7 @@ export interface AgentRoundOptions {
 
 /** How the round ended; `error` carries the backend failure. */
 export interface AgentRoundResult {
-  outcome: Extract<RoundOutcome, "answer" | "vote" | "invalid" | "error" | "aborted">;
+  outcome: Extract<RoundOutcome, "answer" | "vote" | "stop" | "invalid" | "error" | "aborted">;
   error?: unknown;
   /** The last answer set the agent saw in this round. */
   seen: AnswerSnapshot;
@@ -102,9 +109,10 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     });
     return { ...result, seen };
   };
+  const isWorkflow = (call: ToolCall) => isWorkflowTool(call.toolName, judge.workflowToolNames);
   const startAttempt = () =>
     emitter.emit({
-      type: "agent-round-start",
+      type: "round-start",
       agentId,
       round,
       attempt,
@@ -152,7 +160,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     atStepBoundary = true;
 
     // Tools that run inside the round first; the model sees their results next step.
-    const inside = reply.toolCalls.filter((call) => !WORKFLOW_TOOL_NAMES.has(call.toolName));
+    const inside = reply.toolCalls.filter((call) => !isWorkflow(call));
     for (const call of inside) {
       const result = await runLocalTool(call, localTools.get(call.toolName), options);
       messages.push({
@@ -162,7 +170,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
         ...result,
       });
     }
-    const parsed = parseWorkflowCall(reply.toolCalls);
+    const parsed = parseWorkflowCall(reply.toolCalls, judge.workflowToolNames);
     if (
       parsed.kind === "invalid" &&
       inside.length > 0 &&
@@ -197,7 +205,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
           durationMs: clock.now() - submitted,
         });
       if (result.status === "accepted") {
-        toolResult(result.outcome === "answer" ? "Answer recorded." : "Vote recorded.", false);
+        toolResult(ACCEPTED_OUTPUT[result.outcome], false);
         return end({ outcome: result.outcome });
       }
       toolResult(result.message, true);
@@ -211,7 +219,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
           via: "vote-refused",
         });
         seen = result.snapshot;
-        answerToolCalls(messages, reply.toolCalls, result.message);
+        answerToolCalls(messages, reply.toolCalls.filter(isWorkflow), result.message);
         atStepBoundary = false; // the refusal already carries the update
         continue;
       }
@@ -221,21 +229,27 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     emitter.emit({ type: "workflow-invalid", agentId, round, attempt, message: refusal });
     if (attempt >= MAX_ATTEMPTS) return end({ outcome: "invalid" });
     attempt++;
-    const workflowCalls = reply.toolCalls.filter((call) => WORKFLOW_TOOL_NAMES.has(call.toolName));
+    const workflowCalls = reply.toolCalls.filter(isWorkflow);
     if (workflowCalls.length === 0) messages.push({ role: "user", content: refusal });
     else answerToolCalls(messages, workflowCalls, refusal);
     startAttempt();
   }
 }
 
-/** Gives every workflow tool call of a step its (error) result, so the conversation stays valid. */
+/** What the model is told when its workflow call was accepted. */
+const ACCEPTED_OUTPUT: Record<Extract<SubmitResult, { status: "accepted" }>["outcome"], string> = {
+  answer: "Answer recorded.",
+  vote: "Vote recorded.",
+  stop: "Stop recorded.",
+};
+
+/** Gives each workflow tool call of a step its (error) result, so the conversation stays valid. */
 function answerToolCalls(
   messages: ChatMessage[],
   calls: readonly ToolCall[],
   message: string,
 ): void {
   for (const call of calls) {
-    if (!WORKFLOW_TOOL_NAMES.has(call.toolName)) continue;
     messages.push({
       role: "tool",
       toolCallId: call.toolCallId,

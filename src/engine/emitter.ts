@@ -13,6 +13,8 @@ export interface Emitter {
   close(): void;
   /** Ends the stream with an error after the queued events. */
   fail(error: unknown): void;
+  /** A new block id (`b1`, `b2`, …), unique within the run, for a streamed block's events. */
+  nextBlockId(): string;
   readonly events: AsyncIterable<CoordEvent>;
 }
 
@@ -20,6 +22,7 @@ export interface Emitter {
 export function createEmitter(runId: string, clock: Clock): Emitter {
   const buffer: CoordEvent[] = [];
   let seq = 0;
+  let blocks = 0;
   let closed = false;
   let failure: { error: unknown } | undefined;
   let wake: (() => void) | undefined;
@@ -63,6 +66,7 @@ export function createEmitter(runId: string, clock: Clock): Emitter {
       closed = true;
       notify();
     },
+    nextBlockId: () => `b${++blocks}`,
     fail(error) {
       failure = { error };
       closed = true;

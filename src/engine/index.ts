@@ -1,3 +1,7 @@
+/**
+ * The engine's public surface (ARCHITECTURE.md "Layout": other folders import the engine only
+ * through this file).
+ */
 export {
   runCoordination,
   type RunCoordinationOptions,
@@ -5,4 +9,12 @@ export {
   type HistoryTurn,
 } from "./run.js";
 export { MAX_ATTEMPTS } from "./agent-round.js";
-export { MAX_CONSECUTIVE_FAILURES, type CoordinatorSettings } from "./coordinator.js";
+export { MAX_CONSECUTIVE_FAILURES } from "./coordinator.js";
+export {
+  COORDINATION_MODES,
+  type CoordinationModeSpec,
+  type EngineModeName,
+  type ModeSettings,
+} from "./modes/index.js";
+export { RunStopped, stopReasonOf } from "./stop-reason.js";
+export { NEW_ANSWER, VOTE, WORKFLOW_TOOL_NAMES } from "./workflow-tools.js";

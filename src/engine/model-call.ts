@@ -1,8 +1,13 @@
 /**
- * One model call of one agent: streams the backend's chunks into events (`text-delta` or
- * `final-delta`, `reasoning-delta`, and `tool-call`/`tool-result` for tools the provider ran
- * itself) and ends with a `usage` event carrying the call's tokens, cost in USD (when the
- * backend is priced), wall time and time to first token (ms).
+ * One model call of one agent: streams the backend's chunks into events and ends with a `usage`
+ * event carrying the call's tokens, cost in USD (when the backend is priced), wall time and time
+ * to first token (ms).
+ *
+ * Streamed text and reasoning become blocks (`text-start`/`-delta`/`-end`, the same for
+ * `reasoning`, or `final-*` for the presentation's text), each opened at its first delta and
+ * closed when the call ends, however it ends. Tools the provider ran itself become `tool-call` /
+ * `tool-result`; the retry wrapper's notices become `retry` events and provider warnings
+ * `warning` events, so the log holds everything the user was told.
  */
 import type { Backend, ModelRequest, ToolCall, Usage } from "../backends/backend.js";
 import { emptyUsage } from "../backends/backend.js";
@@ -36,7 +41,7 @@ export interface ModelCallOptions {
 /**
  * Performs the call and emits its events.
  * @throws whatever the backend throws (BackendError, AbortError); a `usage` event is emitted only
- *   for calls that finished.
+ *   for calls that finished, while every block opened is closed either way.
  */
 export async function callModel(options: ModelCallOptions): Promise<ModelReply> {
   const { agentId, round, emitter, clock } = options;
@@ -49,59 +54,86 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
     finishReason: "other",
     usage: emptyUsage(),
   };
+  const blocks = openBlocks(options);
   const providerCallStarted = new Map<string, number>();
-  for await (const chunk of options.backend.stream(options.request, { signal: options.signal })) {
-    firstChunkAt ??= clock.now();
-    switch (chunk.type) {
-      case "text-delta":
-        reply.text += chunk.text;
-        if (options.textAs === "final")
-          emitter.emit({ type: "final-delta", agentId, text: chunk.text });
-        else emitter.emit({ type: "text-delta", agentId, round, text: chunk.text });
-        break;
-      case "reasoning-delta":
-        reply.reasoning += chunk.text;
-        emitter.emit({ type: "reasoning-delta", agentId, round, text: chunk.text });
-        break;
-      case "tool-call":
-        reply.toolCalls.push({
-          toolCallId: chunk.toolCallId,
-          toolName: chunk.toolName,
-          input: chunk.input,
-        });
-        break;
-      case "provider-tool-call":
-        // Run by the provider (web search, code execution): logged, never executed here and never
-        // a workflow call.
-        providerCallStarted.set(chunk.toolCallId, clock.now());
-        emitter.emit({
-          type: "tool-call",
-          agentId,
-          round,
-          toolCallId: chunk.toolCallId,
-          toolName: chunk.toolName,
-          input: chunk.input,
-        });
-        break;
-      case "provider-tool-result":
-        emitter.emit({
-          type: "tool-result",
-          agentId,
-          round,
-          toolCallId: chunk.toolCallId,
-          toolName: chunk.toolName,
-          output:
-            typeof chunk.output === "string" ? chunk.output : (JSON.stringify(chunk.output) ?? ""),
-          isError: chunk.isError,
-          durationMs: clock.now() - (providerCallStarted.get(chunk.toolCallId) ?? clock.now()),
-        });
-        break;
-      case "finish":
-        reply.finishReason = chunk.finishReason;
-        reply.usage = chunk.usage;
-        if (chunk.costUsd !== undefined) reply.costUsd = chunk.costUsd;
-        break;
+  try {
+    for await (const chunk of options.backend.stream(options.request, {
+      signal: options.signal,
+    })) {
+      if (chunk.type !== "retry" && chunk.type !== "warning") firstChunkAt ??= clock.now();
+      switch (chunk.type) {
+        case "text-delta":
+          reply.text += chunk.text;
+          blocks.delta(options.textAs === "final" ? "final" : "text", chunk.text);
+          break;
+        case "reasoning-delta":
+          reply.reasoning += chunk.text;
+          blocks.delta("reasoning", chunk.text);
+          break;
+        case "tool-call":
+          reply.toolCalls.push({
+            toolCallId: chunk.toolCallId,
+            toolName: chunk.toolName,
+            input: chunk.input,
+          });
+          break;
+        case "provider-tool-call":
+          // Run by the provider (web search, code execution): logged, never executed here and
+          // never a workflow call.
+          providerCallStarted.set(chunk.toolCallId, clock.now());
+          emitter.emit({
+            type: "tool-call",
+            agentId,
+            round,
+            toolCallId: chunk.toolCallId,
+            toolName: chunk.toolName,
+            input: chunk.input,
+          });
+          break;
+        case "provider-tool-result":
+          emitter.emit({
+            type: "tool-result",
+            agentId,
+            round,
+            toolCallId: chunk.toolCallId,
+            toolName: chunk.toolName,
+            output:
+              typeof chunk.output === "string"
+                ? chunk.output
+                : (JSON.stringify(chunk.output) ?? ""),
+            isError: chunk.isError,
+            durationMs: clock.now() - (providerCallStarted.get(chunk.toolCallId) ?? clock.now()),
+          });
+          break;
+        case "retry":
+          emitter.emit({
+            type: "retry",
+            agentId,
+            round,
+            attempt: chunk.attempt,
+            waitMs: chunk.delayMs,
+            ...(chunk.error.status !== undefined ? { status: chunk.error.status } : {}),
+            errorKind: chunk.errorKind,
+            reason: chunk.error.message,
+          });
+          break;
+        case "warning":
+          emitter.emit({
+            type: "warning",
+            agentId,
+            source: `${options.backend.type}/${options.backend.model}`,
+            message: chunk.message,
+          });
+          break;
+        case "finish":
+          reply.finishReason = chunk.finishReason;
+          reply.usage = chunk.usage;
+          if (chunk.costUsd !== undefined) reply.costUsd = chunk.costUsd;
+          break;
+      }
     }
+  } finally {
+    blocks.closeAll();
   }
   const finished = clock.now();
   emitter.emit({
@@ -117,4 +149,35 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
     finishReason: reply.finishReason,
   });
   return reply;
+}
+
+type BlockKind = "text" | "reasoning" | "final";
+
+/** The streamed blocks of one call: opened at their first delta, all closed at the end. */
+function openBlocks(options: ModelCallOptions): {
+  delta(kind: BlockKind, text: string): void;
+  closeAll(): void;
+} {
+  const { agentId, round, emitter } = options;
+  const open = new Map<BlockKind, string>();
+  return {
+    delta(kind, text) {
+      let blockId = open.get(kind);
+      if (blockId === undefined) {
+        blockId = emitter.nextBlockId();
+        open.set(kind, blockId);
+        if (kind === "final") emitter.emit({ type: "final-start", agentId, blockId });
+        else emitter.emit({ type: `${kind}-start`, agentId, round, blockId });
+      }
+      if (kind === "final") emitter.emit({ type: "final-delta", agentId, blockId, text });
+      else emitter.emit({ type: `${kind}-delta`, agentId, round, blockId, text });
+    },
+    closeAll() {
+      for (const [kind, blockId] of open) {
+        if (kind === "final") emitter.emit({ type: "final-end", agentId, blockId });
+        else emitter.emit({ type: `${kind}-end`, agentId, round, blockId });
+      }
+      open.clear();
+    },
+  };
 }

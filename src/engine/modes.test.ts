@@ -4,7 +4,11 @@
  */
 import { describe, expect, test } from "vitest";
 import { createVirtualClock } from "../clock.js";
-import { runScripted, trace } from "./test-helpers.js";
+import { RunStopped } from "./stop-reason.js";
+import type { Backend } from "../backends/backend.js";
+import type { CoordEvent } from "../events/events.js";
+import { runCoordination } from "./run.js";
+import { blocks, DEFAULT_SETTINGS, runScripted, trace } from "./test-helpers.js";
 
 describe("quick mode", () => {
   test("one answer each, no votes, the presenter writes the final answer from all answers", async () => {
@@ -24,8 +28,8 @@ describe("quick mode", () => {
     expect(trace(events)).toMatchInlineSnapshot(`
       [
         "- run-start quick agent1,agent2",
-        "a agent-round-start r1.1 coordinate []",
-        "b agent-round-start r1.1 coordinate []",
+        "a round-start r1.1 coordinate []",
+        "b round-start r1.1 coordinate []",
         "a usage r1",
         "b usage r1",
         "a tool-call new_answer",
@@ -37,8 +41,7 @@ describe("quick mode", () => {
         "b tool-result new_answer",
         "b round-end r1 answer",
         "b winner agent2 agent2.1 votes=0 quick",
-        "b final-start",
-        "b agent-round-start r2.1 final [agent1.1,agent2.1]",
+        "b round-start r2.1 final [agent1.1,agent2.1]",
         "b final Four (4).",
         "b usage r2",
         "b round-end r2 final",
@@ -61,6 +64,118 @@ describe("quick mode", () => {
   });
 });
 
+describe("quick mode with agreeing agents", () => {
+  test("identical answers are all accepted: 3 answers + 1 final = 4 model calls, nobody removed", async () => {
+    const { events, backends } = await runScripted(
+      {
+        a: [{ answer: "4" }, { text: "4." }],
+        b: [{ answer: "4" }],
+        c: [{ answer: "4" }],
+      },
+      { mode: "quick" },
+    );
+    for (const backend of Object.values(backends)) backend.assertDone();
+    expect(events.filter((event) => event.type === "usage")).toHaveLength(4);
+    expect(events.filter((event) => event.type === "answer").map((event) => event.agentId)).toEqual(
+      ["a", "b", "c"],
+    );
+    expect(events.some((event) => event.type === "workflow-invalid")).toBe(false);
+    expect(events.some((event) => event.type === "agent-error")).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+  });
+});
+
+describe("streamed blocks", () => {
+  test("reasoning, text and the final answer open, stream and close as blocks with their own ids", async () => {
+    const { events } = await runScripted(
+      {
+        a: [
+          { reasoning: "Two pairs.", text: "Counting…", answer: "4" },
+          { vote: "agent1", reason: "r" },
+          { text: "It is 4." },
+        ],
+        b: [{ answer: "Four" }, { vote: "agent1", reason: "r" }],
+      },
+      {},
+    );
+    expect(blocks(events)).toEqual([
+      "a reasoning b1: Two pairs.",
+      "a text b2: Counting…",
+      "a final b3: It is 4.",
+    ]);
+    // Each block closes before the call's usage event.
+    const end = events.findIndex((event) => event.type === "text-end");
+    expect(events[end + 1]).toMatchObject({ type: "usage", agentId: "a", round: 1 });
+  });
+
+  test("a call cut off mid-stream still closes its block", async () => {
+    const clock = createVirtualClock();
+    const stop = new AbortController();
+    void clock.sleep(5_000).then(() => stop.abort());
+    // Streams a word, then waits for more that never comes.
+    const stalling: Backend = {
+      type: "fake",
+      model: "stalls",
+      async *stream(_request, { signal }) {
+        yield { type: "text-delta", text: "partial" };
+        await clock.sleep(100_000, signal);
+      },
+    };
+    const events: CoordEvent[] = [];
+    for await (const event of runCoordination({
+      runId: "r",
+      question: "q",
+      agents: [{ id: "a", backend: stalling }],
+      mode: "single",
+      settings: DEFAULT_SETTINGS,
+      orchestratorTimeoutMs: 1_800_000,
+      clock,
+      signal: stop.signal,
+    }))
+      events.push(event);
+    expect(blocks(events)).toEqual(["a text b1: partial"]);
+    // No usage event: the call never finished.
+    expect(trace(events).slice(-3)).toEqual([
+      "a text partial",
+      "a round-end r1 aborted",
+      "- run-end interrupted: interrupted by the user",
+    ]);
+  });
+});
+
+describe("stop reasons", () => {
+  const slow = { a: [{ delay_ms: 100_000, answer: "late" }] };
+
+  test("a RunStopped abort ends the run with its reason: shutdown", async () => {
+    const clock = createVirtualClock();
+    const stop = new AbortController();
+    void clock.sleep(1_000).then(() => stop.abort(new RunStopped("shutdown")));
+    const { events } = await runScripted(slow, { mode: "single", clock, signal: stop.signal });
+    expect(trace(events).slice(-2)).toEqual([
+      "a round-end r1 aborted",
+      "- run-end shutdown: the server is shutting down",
+    ]);
+  });
+
+  test("a TimeoutError abort (a caller's time limit) ends the run as timeout, without a winner", async () => {
+    const clock = createVirtualClock();
+    const stop = new AbortController();
+    void clock
+      .sleep(1_000)
+      .then(() => stop.abort(new DOMException("the time limit passed", "TimeoutError")));
+    const { events } = await runScripted(
+      { a: [{ answer: "4" }], b: [{ delay_ms: 100_000, answer: "late" }] },
+      { mode: "quick", clock, signal: stop.signal },
+    );
+    expect(events.some((event) => event.type === "winner")).toBe(false);
+    expect(events.at(-1)).toMatchObject({
+      type: "run-end",
+      reason: "timeout",
+      error: "stopped by the caller's time limit",
+    });
+  });
+});
+
 describe("single agent", () => {
   test("the one answer is final, with no vote and no presentation", async () => {
     const { events, backends } = await runScripted(
@@ -72,7 +187,7 @@ describe("single agent", () => {
     expect(trace(events)).toMatchInlineSnapshot(`
       [
         "- run-start single agent1",
-        "a agent-round-start r1.1 coordinate []",
+        "a round-start r1.1 coordinate []",
         "a reasoning 2 and 2",
         "a usage r1",
         "a tool-call new_answer",
@@ -104,12 +219,12 @@ describe("limits", () => {
     for (const backend of Object.values(backends)) backend.assertDone();
     expect(trace(events).slice(-11)).toMatchInlineSnapshot(`
       [
+        "a tool-result vote",
         "a round-end r2 vote",
         "b round-end r2 aborted",
         "c round-end r2 aborted",
         "b winner agent2 agent2.1 votes=1 timeout",
-        "b final-start",
-        "b agent-round-start r3.1 final [agent1.1,agent2.1,agent3.1]",
+        "b round-start r3.1 final [agent1.1,agent2.1,agent3.1]",
         "b final Four.",
         "b usage r3",
         "b round-end r3 final",

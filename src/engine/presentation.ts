@@ -1,7 +1,7 @@
 /**
  * Final presentation (COORDINATION.md step 7): the winner gets a fresh conversation with no
  * workflow tools, all current answers by real id and the votes with their reasons, and writes
- * the final answer, streamed as `final-delta`. If it produces nothing (or fails), its winning
+ * the final answer, streamed as one `final-*` block. If it produces nothing (or fails), its winning
  * answer is the final answer.
  */
 import type { Clock } from "../clock.js";
@@ -23,7 +23,8 @@ export interface PresentationOptions {
 }
 
 /**
- * Emits `final-start`, the presentation round and `final-answer`.
+ * Emits the presentation round (`round-start` of kind `final`, the streamed final block, `usage`,
+ * `round-end`) and `final-answer`; with `skip`, only `final-answer`.
  * @returns the final answer text, or undefined when the signal aborted the presentation.
  */
 export async function present(options: PresentationOptions): Promise<string | undefined> {
@@ -38,9 +39,8 @@ export async function present(options: PresentationOptions): Promise<string | un
   presenter.rounds++;
   const round = presenter.rounds;
   const started = clock.now();
-  emitter.emit({ type: "final-start", agentId });
   emitter.emit({
-    type: "agent-round-start",
+    type: "round-start",
     agentId,
     round,
     attempt: 1,

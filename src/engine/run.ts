@@ -3,18 +3,26 @@
  * `AsyncIterable<CoordEvent>` (ARCHITECTURE.md "One idea holds it together"). It never writes
  * to stdout, files or the network; backends, clock and signal are passed in (STYLE.md rule 1).
  *
- * Implements COORDINATION.md: voting mode (default), single agent, quick; the orchestrator
- * timeout; the winner; the final presentation.
+ * Implements COORDINATION.md: the coordination modes (`./modes/`), the orchestrator timeout, the
+ * winner and the final presentation.
  */
 import { setMaxListeners } from "node:events";
 import type { Clock } from "../clock.js";
-import type { CoordEvent } from "../events/events.js";
+import type { CoordEvent, RunEndReason, StopReason } from "../events/events.js";
 import type { LocalTool } from "../tools/tool.js";
-import { Coordinator, type CoordinationEnd, type CoordinatorSettings } from "./coordinator.js";
+import { Coordinator } from "./coordinator.js";
 import { createEmitter, type Emitter } from "./emitter.js";
+import {
+  COORDINATION_MODES,
+  type CoordinationEnd,
+  type EngineModeName,
+  type ModeContext,
+  type ModeSettings,
+} from "./modes/index.js";
 import { present } from "./presentation.js";
 import type { HistoryTurn } from "./prompts.js";
-import { Team, type AgentState, type EngineAgent } from "./team.js";
+import { stopReasonOf } from "./stop-reason.js";
+import { Team, type EngineAgent } from "./team.js";
 
 export type { EngineAgent, HistoryTurn };
 
@@ -26,20 +34,16 @@ export interface RunCoordinationOptions {
   history?: readonly HistoryTurn[];
   /** The team, in config order; non-empty. */
   agents: readonly EngineAgent[];
-  /**
-   * `voting` (default protocol), `quick` (one answer each, presenter writes the final answer),
-   * `single` (one agent's answer is final).
-   */
-  mode: "voting" | "quick" | "single";
-  settings: CoordinatorSettings & {
-    skip_final_presentation: boolean;
-    /** Real id of the presenter in quick mode; default the first agent. */
-    presenter_agent?: string | undefined;
-  };
+  /** The coordination mode (`./modes/index.ts`): `voting`, `quick` or `single`. */
+  mode: EngineModeName;
+  settings: ModeSettings;
   /** Whole coordination (ms); on expiry the best answer so far is presented. */
   orchestratorTimeoutMs: number;
   clock: Clock;
-  /** Interrupt (Ctrl+C): the run ends with reason `interrupted`. */
+  /**
+   * Stops the run from outside. The run ends with the reason the abort carries (see
+   * `./stop-reason.ts`: `RunStopped`, a `TimeoutError`), else `interrupted`.
+   */
   signal?: AbortSignal;
   /** Tools that run inside rounds (files, MCP). */
   localTools?: readonly LocalTool[];
@@ -58,15 +62,24 @@ export function runCoordination(options: RunCoordinationOptions): AsyncIterable<
   return emitter.events;
 }
 
+/** `run-end.error` of a run stopped from outside, by stop reason. */
+const STOPPED_MESSAGE: Record<StopReason, string> = {
+  interrupted: "interrupted by the user",
+  shutdown: "the server is shutting down",
+  timeout: "stopped by the caller's time limit",
+};
+
 async function execute(options: RunCoordinationOptions, emitter: Emitter): Promise<void> {
   const { clock } = options;
   const started = clock.now();
   const history = options.history ?? [];
+  const mode = COORDINATION_MODES[options.mode];
   const team = new Team(options.agents);
+  const context: ModeContext = { team, settings: options.settings, emitter, clock };
   emitter.emit({
     type: "run-start",
     question: options.question,
-    mode: options.mode,
+    mode: mode.name,
     agents: team.agents.map((agent) => ({
       id: agent.agent.id,
       anonId: agent.anonId,
@@ -75,7 +88,7 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     })),
     historyTurns: history.filter((turn) => turn.role === "user").length,
   });
-  const runEnd = (reason: "completed" | "failed" | "timeout" | "interrupted", error?: string) =>
+  const runEnd = (reason: RunEndReason, error?: string) =>
     emitter.emit({
       type: "run-end",
       reason,
@@ -89,23 +102,26 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
   setMaxListeners(0, rounds.signal);
   const timer = new AbortController();
   const coordinator = new Coordinator({
-    team,
-    mode: options.mode,
+    mode,
+    context,
     question: options.question,
     history,
-    settings: options.settings,
     localTools: options.localTools ?? [],
-    emitter,
-    clock,
     signal: rounds.signal,
   });
   const stopWith = (reason: CoordinationEnd) => {
     coordinator.stop(reason);
     rounds.abort(new DOMException(reason, "AbortError"));
   };
-  const onInterrupt = () => stopWith("interrupted");
-  if (options.signal?.aborted) onInterrupt();
-  options.signal?.addEventListener("abort", onInterrupt, { once: true });
+  // A stop from outside ends the run at once with its reason; the orchestrator's own timeout
+  // below still presents the best answer so far.
+  let stopped: StopReason | undefined;
+  const onStop = () => {
+    stopped = stopReasonOf(options.signal!);
+    stopWith(stopped);
+  };
+  if (options.signal?.aborted) onStop();
+  options.signal?.addEventListener("abort", onStop, { once: true });
   clock.sleep(options.orchestratorTimeoutMs, timer.signal).then(
     () => stopWith("timeout"),
     () => undefined,
@@ -116,17 +132,17 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     end = await coordinator.run();
   } finally {
     timer.abort();
-    options.signal?.removeEventListener("abort", onInterrupt);
+    options.signal?.removeEventListener("abort", onStop);
   }
 
-  if (end === "interrupted") return void runEnd("interrupted", "interrupted by the user");
-  if (end === "failed") {
+  if (stopped !== undefined) return void runEnd(stopped, STOPPED_MESSAGE[stopped]);
+  if (end !== "completed" && end !== "timeout") {
     return void runEnd(
       "failed",
       "every agent failed; see the agent-error events for the providers' messages",
     );
   }
-  const choice = chooseWinner(team, options, end);
+  const choice = mode.chooseWinner(end, context);
   if (choice === undefined) {
     const seconds = Math.round(options.orchestratorTimeoutMs / 1000);
     return void runEnd("timeout", `no answer before the orchestrator timeout (${seconds} s)`);
@@ -144,52 +160,29 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     basis,
   });
 
+  // The presentation runs after a timeout too (the best answer so far), but not after a stop.
   const presentation = new AbortController();
-  const onPresentationInterrupt = () =>
-    presentation.abort(new DOMException("interrupted", "AbortError"));
-  if (options.signal?.aborted) onPresentationInterrupt();
-  options.signal?.addEventListener("abort", onPresentationInterrupt, { once: true });
-  const skip =
-    basis === "single" ||
-    (basis === "quick" && team.agents.length === 1) ||
-    (basis !== "quick" && options.settings.skip_final_presentation);
+  const onPresentationStop = () =>
+    presentation.abort(new DOMException(stopReasonOf(options.signal!), "AbortError"));
+  if (options.signal?.aborted) onPresentationStop();
+  options.signal?.addEventListener("abort", onPresentationStop, { once: true });
   try {
     const final = await present({
       team,
       presenter,
       question: options.question,
       history,
-      skip,
+      skip: mode.skipPresentation(choice, context),
       emitter,
       clock,
       signal: presentation.signal,
     });
-    if (final === undefined) return void runEnd("interrupted", "interrupted by the user");
+    if (final === undefined) {
+      const reason = stopReasonOf(options.signal!);
+      return void runEnd(reason, STOPPED_MESSAGE[reason]);
+    }
   } finally {
-    options.signal?.removeEventListener("abort", onPresentationInterrupt);
+    options.signal?.removeEventListener("abort", onPresentationStop);
   }
   runEnd("completed");
-}
-
-/** Who presents, and why (the `winner` event's `basis`); undefined when there is no answer. */
-function chooseWinner(
-  team: Team,
-  options: RunCoordinationOptions,
-  end: "completed" | "timeout",
-): { presenter: AgentState; basis: "votes" | "timeout" | "single" | "quick" } | undefined {
-  const firstWithAnswer = team.agents.find((agent) => agent.answer !== undefined);
-  if (firstWithAnswer === undefined) return undefined;
-  if (options.mode === "single") return { presenter: firstWithAnswer, basis: "single" };
-  if (options.mode === "quick") {
-    const named = options.settings.presenter_agent
-      ? team.byId(options.settings.presenter_agent)
-      : undefined;
-    const presenter = [named, ...team.agents].find(
-      (agent) => agent !== undefined && agent.status !== "removed",
-    );
-    return { presenter: presenter ?? firstWithAnswer, basis: "quick" };
-  }
-  const tally = team.tally();
-  if (end === "timeout") return { presenter: tally?.winner ?? firstWithAnswer, basis: "timeout" };
-  return { presenter: tally?.winner ?? firstWithAnswer, basis: "votes" };
 }

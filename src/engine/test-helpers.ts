@@ -68,6 +68,7 @@ export function trace(events: readonly CoordEvent[]): string[] {
   let lastDelta: { key: string; index: number } | undefined;
   for (const event of events) {
     const who = event.agentId ?? "-";
+    if (isBlockBoundary(event)) continue;
     if (
       event.type === "text-delta" ||
       event.type === "reasoning-delta" ||
@@ -89,11 +90,52 @@ export function trace(events: readonly CoordEvent[]): string[] {
   return lines;
 }
 
+/**
+ * Block starts and ends are left out of traces (the joined delta line stands for the block);
+ * `blocks(events)` checks them separately.
+ */
+function isBlockBoundary(event: CoordEvent): boolean {
+  return /^(text|reasoning|final)-(start|end)$/.test(event.type);
+}
+
+/**
+ * The streamed blocks of a run as `<agentId> <kind> <blockId>: <text>`, checking on the way
+ * that every block opens once, closes once, and carries deltas only in between.
+ * @throws Error naming the event that breaks a block's start/delta/end order.
+ */
+export function blocks(events: readonly CoordEvent[]): string[] {
+  const open = new Map<string, { line: number }>();
+  const closed = new Set<string>();
+  const lines: string[] = [];
+  for (const event of events) {
+    const match = /^(text|reasoning|final)-(start|delta|end)$/.exec(event.type);
+    if (!match) continue;
+    const [, kind, step] = match;
+    const blockId = (event as { blockId: string }).blockId;
+    const where = `event ${event.seq} (${event.type} ${blockId})`;
+    if (step === "start") {
+      if (open.has(blockId) || closed.has(blockId)) throw new Error(`${where}: opened twice`);
+      open.set(blockId, { line: lines.length });
+      lines.push(`${event.agentId ?? "-"} ${kind} ${blockId}: `);
+    } else {
+      const block = open.get(blockId);
+      if (!block) throw new Error(`${where}: not open`);
+      if (step === "delta") lines[block.line] += (event as { text: string }).text;
+      else {
+        open.delete(blockId);
+        closed.add(blockId);
+      }
+    }
+  }
+  if (open.size > 0) throw new Error(`blocks never closed: ${[...open.keys()].join(", ")}`);
+  return lines;
+}
+
 function describe(event: CoordEvent): string {
   switch (event.type) {
     case "run-start":
       return ` ${event.mode} ${event.agents.map((agent) => agent.anonId).join(",")}`;
-    case "agent-round-start":
+    case "round-start":
       return ` r${event.round}.${event.attempt} ${event.kind} [${event.answersSeen.join(",")}]`;
     case "tool-call":
       return ` ${event.toolName}`;

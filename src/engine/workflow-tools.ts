@@ -1,12 +1,21 @@
 /**
  * The workflow tools of COORDINATION.md step 2, given to the model as real tool schemas. A round
- * must end in exactly one of them; other tools run inside the round.
+ * must end in exactly one of them; other tools run inside the round. Which of them a round may
+ * use is the coordination mode's choice (`./modes/mode.ts` `workflowToolNames`).
  */
 import type { ToolCall, ToolSpec } from "../backends/backend.js";
 
 export const NEW_ANSWER = "new_answer";
 export const VOTE = "vote";
-export const WORKFLOW_TOOL_NAMES: ReadonlySet<string> = new Set([NEW_ANSWER, VOTE]);
+
+/** Every workflow tool name the engine knows. */
+export const WORKFLOW_TOOL_NAMES = [NEW_ANSWER, VOTE] as const;
+export type WorkflowToolName = (typeof WORKFLOW_TOOL_NAMES)[number];
+
+/** True when `name` is a workflow tool of `allowed` (a mode's names). */
+export function isWorkflowTool(name: string, allowed: readonly WorkflowToolName[]): boolean {
+  return (allowed as readonly string[]).includes(name);
+}
 
 /** `new_answer(content)`. */
 export function newAnswerTool(): ToolSpec {
@@ -65,24 +74,35 @@ function field(input: unknown, key: string): unknown {
     : undefined;
 }
 
+/** `a`, `a or b`, `a, b or c`. */
+function either(names: readonly string[]): string {
+  return names.length <= 1
+    ? (names[0] ?? "")
+    : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
 /**
  * Picks the one workflow call out of a model turn's tool calls and checks its arguments' shape.
  * Invalid: none; more than one (vote and new_answer together included); missing or non-string
- * arguments. Semantic checks (answer set, caps, novelty) belong to the coordinator.
+ * arguments. Semantic checks (answer set, caps, novelty) belong to the mode.
+ * @param allowed the workflow tools of the mode; calls to other tools are not workflow calls.
  */
-export function parseWorkflowCall(calls: readonly ToolCall[]): WorkflowCall {
-  const workflow = calls.filter((call) => WORKFLOW_TOOL_NAMES.has(call.toolName));
+export function parseWorkflowCall(
+  calls: readonly ToolCall[],
+  allowed: readonly WorkflowToolName[],
+): WorkflowCall {
+  const workflow = calls.filter((call) => isWorkflowTool(call.toolName, allowed));
   if (workflow.length === 0) {
     return {
       kind: "invalid",
-      message: `You must end your turn with exactly one workflow tool call: ${NEW_ANSWER} or ${VOTE}.`,
+      message: `You must end your turn with exactly one workflow tool call: ${either(allowed)}.`,
     };
   }
   if (workflow.length > 1) {
     const names = workflow.map((call) => call.toolName).join(", ");
     return {
       kind: "invalid",
-      message: `You made ${workflow.length} workflow calls (${names}); make exactly one: either ${NEW_ANSWER} or ${VOTE}.`,
+      message: `You made ${workflow.length} workflow calls (${names}); make exactly one: ${allowed.length > 1 ? "either " : ""}${either(allowed)}.`,
     };
   }
   const call = workflow[0]!;

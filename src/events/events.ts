@@ -11,12 +11,28 @@
  */
 import { z } from "zod";
 
-/** Schema version written in every event's `v` field. Bump on an incompatible change. */
-export const EVENT_SCHEMA_VERSION = 1;
+/**
+ * Schema version written in every event's `v` field. Bump on an incompatible change, keep a
+ * fixture of every released version, and teach `./jsonl.ts` to upgrade it.
+ *
+ * - 1: the first release.
+ * - 2: `agent-round-start` renamed `round-start`; streamed blocks as start/delta/end with a
+ *   `blockId` (text, reasoning, final); new `final-end`, `retry` and `warning`; `run-end.reason`
+ *   gains `shutdown`.
+ */
+export const EVENT_SCHEMA_VERSION = 2;
 
-/** Why a run ended (COORDINATION.md "Events": `run-end.reason`). */
-export const RunEndReason = z.enum(["completed", "failed", "timeout", "interrupted"]);
+/**
+ * Why a run ended (COORDINATION.md "Events": `run-end.reason`): `completed` (a final answer),
+ * `failed` (every agent failed), `timeout` (the orchestrator or a caller's timeout), `interrupted`
+ * (Ctrl+C, SIGTERM, a client that went away), `shutdown` (the server stopping).
+ */
+export const RunEndReason = z.enum(["completed", "failed", "timeout", "interrupted", "shutdown"]);
 export type RunEndReason = z.infer<typeof RunEndReason>;
+
+/** Why a run was stopped from outside: the `run-end.reason` it then ends with. */
+export const StopReason = z.enum(["timeout", "interrupted", "shutdown"]);
+export type StopReason = z.infer<typeof StopReason>;
 
 /** Coordination modes the engine implements (COORDINATION.md "Voting mode", "Other modes"). */
 export const CoordinationMode = z.enum(["voting", "quick", "single", "decomposition"]);
@@ -44,7 +60,7 @@ export const Usage = z.object({
 export type Usage = z.infer<typeof Usage>;
 
 const envelope = {
-  /** Schema version, {@link EVENT_SCHEMA_VERSION}. */
+  /** Schema version, {@link EVENT_SCHEMA_VERSION} (older logs are upgraded when read). */
   v: z.literal(EVENT_SCHEMA_VERSION),
   /** 1-based position of the event in its run. */
   seq: z.number().int().positive(),
@@ -66,6 +82,19 @@ const agentInfo = z.object({
 const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ ...envelope, type: z.literal(type), ...shape });
 
+/**
+ * One streamed block of a model call (STYLE.md rule 2): `<kind>-start`, any number of
+ * `<kind>-delta`, `<kind>-end`, sharing a `blockId` unique within the run.
+ */
+const streamedBlock = <K extends string>(kind: K) => {
+  const block = { round: z.number().int().positive(), blockId: z.string() };
+  return [
+    ev(`${kind}-start`, block),
+    ev(`${kind}-delta`, { ...block, text: z.string() }),
+    ev(`${kind}-end`, block),
+  ] as const;
+};
+
 export const CoordEventSchema = z.discriminatedUnion("type", [
   ev("run-start", {
     question: z.string(),
@@ -74,17 +103,22 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     /** Earlier turns of a multi-turn conversation, oldest first. */
     historyTurns: z.number().int().nonnegative(),
   }),
-  ev("agent-round-start", {
+  ev("round-start", {
     /** The agent's 1-based round counter. */
     round: z.number().int().positive(),
-    /** 1-based attempt within the round (at most 3 for workflow validation). */
+    /**
+     * 1-based attempt at a valid workflow call (at most 3). A round opens with attempt 1; each
+     * further attempt is announced by another `round-start` of the same round; one `round-end`
+     * closes the round.
+     */
     attempt: z.number().int().positive(),
+    /** `coordinate`: a workflow round; `final`: the final presentation; `plan`: a planning call. */
     kind: z.enum(["coordinate", "final", "plan"]),
     /** Answer labels (`agent<N>.<M>`) the agent can see at the start of this round. */
     answersSeen: z.array(z.string()),
   }),
-  ev("text-delta", { round: z.number().int().positive(), text: z.string() }),
-  ev("reasoning-delta", { round: z.number().int().positive(), text: z.string() }),
+  ...streamedBlock("text"),
+  ...streamedBlock("reasoning"),
   ev("tool-call", {
     round: z.number().int().positive(),
     toolCallId: z.string(),
@@ -183,14 +217,34 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     /** How the winner was chosen. */
     basis: z.enum(["votes", "timeout", "single", "quick", "decomposition"]),
   }),
-  ev("final-start", {}),
-  ev("final-delta", { text: z.string() }),
+  /** The presenter's streamed final answer opens (after `round-start` of kind `final`). */
+  ev("final-start", { blockId: z.string() }),
+  ev("final-delta", { blockId: z.string(), text: z.string() }),
+  ev("final-end", { blockId: z.string() }),
   ev("final-answer", {
     /** `agent<N>.final`. */
     label: z.string(),
     content: z.string(),
     /** `presentation`: written in the final round; `answer`: the winning answer as is. */
     source: z.enum(["presentation", "answer"]),
+  }),
+  ev("retry", {
+    round: z.number().int().nonnegative(),
+    /** 1-based retry number of this model call. */
+    attempt: z.number().int().positive(),
+    /** Wait before the retry (ms): the provider's Retry-After, else exponential backoff. */
+    waitMs: z.number().nonnegative(),
+    /** HTTP status of the failure, when it was an HTTP response. */
+    status: z.number().int().optional(),
+    /** `http`, `timeout` (no response within the request timeout) or `network`. */
+    errorKind: z.enum(["http", "timeout", "network"]),
+    /** The provider's message. */
+    reason: z.string(),
+  }),
+  ev("warning", {
+    /** Who warns: a provider (`openai/gpt-4o`), `config`, `tools`, … */
+    source: z.string(),
+    message: z.string(),
   }),
   ev("run-end", {
     reason: RunEndReason,

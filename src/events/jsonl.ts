@@ -4,6 +4,10 @@
  * versions it knows and says which version it found otherwise.
  */
 import { CoordEventSchema, EVENT_SCHEMA_VERSION, type CoordEvent } from "./events.js";
+import { upgradeV1Event } from "./upgrade-v1.js";
+
+/** Schema versions this reader accepts; older ones are upgraded to {@link EVENT_SCHEMA_VERSION}. */
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, EVENT_SCHEMA_VERSION];
 
 /** Thrown when a stored event cannot be read: unknown schema version or malformed content. */
 export class EventLogError extends Error {
@@ -34,8 +38,11 @@ export interface ParsedEventLog {
  *
  * @param text the whole file content.
  * @param source the file path, used in error messages.
- * @throws EventLogError when a line has a schema version other than {@link EVENT_SCHEMA_VERSION}
- *   ("written by a newer coord") or a complete line is not a valid event.
+ * Events of an older schema version ({@link READABLE_SCHEMA_VERSIONS}) are returned upgraded to
+ * {@link EVENT_SCHEMA_VERSION} (see `./upgrade-v1.ts`).
+ *
+ * @throws EventLogError when a line has a schema version this coord does not read ("written by a
+ *   newer coord") or a complete line is not a valid event.
  */
 export function parseEventLog(text: string, source = "events.jsonl"): ParsedEventLog {
   const lines = text.split("\n");
@@ -56,14 +63,16 @@ export function parseEventLog(text: string, source = "events.jsonl"): ParsedEven
       throw new EventLogError(`${source}:${index + 1}: not valid JSON`, index + 1);
     }
     const version = (raw as { v?: unknown } | null)?.v;
-    if (version !== EVENT_SCHEMA_VERSION) {
+    if (typeof version !== "number" || !READABLE_SCHEMA_VERSIONS.includes(version)) {
       throw new EventLogError(
         `${source}:${index + 1}: event schema version ${JSON.stringify(version)} is not supported ` +
-          `(this coord reads version ${EVENT_SCHEMA_VERSION}); upgrade coord to read this log`,
+          `(this coord reads versions ${READABLE_SCHEMA_VERSIONS.join(" and ")}); upgrade coord to read this log`,
         index + 1,
       );
     }
-    const parsed = CoordEventSchema.safeParse(raw);
+    const parsed = CoordEventSchema.safeParse(
+      version === 1 ? upgradeV1Event(raw as Record<string, unknown>) : raw,
+    );
     if (!parsed.success) {
       throw new EventLogError(
         `${source}:${index + 1}: invalid event: ${parsed.error.issues[0]?.message ?? "unknown"}`,

@@ -58,6 +58,8 @@ export interface SummaryAgentJson {
   model_calls: number;
   /** USD; null = unknown (no price for some call, or a log from before prices). */
   cost_usd: number | null;
+  /** Provider requests retried and the sum of their waits (ms). */
+  retries: { count: number; wait_ms: number };
   /** The agent's last error message, if any. */
   last_error: string | null;
 }
@@ -117,6 +119,8 @@ export interface LogsSummaryJson {
   top_tools: ToolRowJson[];
   tool_totals: { calls: number; failures: number; total_ms: number };
   model_call_timing: ModelCallTimingJson[];
+  /** Distinct `warning` events: who warned, what, how many times. */
+  warnings: Array<{ source: string; message: string; agent_id: string | null; count: number }>;
 }
 
 /**
@@ -188,6 +192,12 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
       total_ms: metrics.totals.tool_ms,
     },
     model_call_timing: modelCallTiming(metrics),
+    warnings: state.warnings.map((warning) => ({
+      source: warning.source,
+      message: warning.message,
+      agent_id: warning.agentId,
+      count: warning.count,
+    })),
   };
 }
 
@@ -208,6 +218,7 @@ function countersPart(counters: MetricsCountersJson, voteRefused: number) {
     tokens: { ...counters.tokens },
     model_calls: counters.model_calls,
     cost_usd: counters.cost_usd,
+    retries: { ...counters.retries },
   };
 }
 

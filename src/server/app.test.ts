@@ -2,6 +2,7 @@
  * The app of `coord serve` through `app.request()` (STYLE.md rule 12): every status of
  * docs/server.md on scripted teams (no keys, no network).
  */
+import { RunStopped } from "../engine/index.js";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -403,7 +404,7 @@ timeout_settings: { orchestrator_timeout_seconds: 0.05 }
     const team = await loadServedTeam(path, { cwd: CWD, env: {} });
     const shutdown = new AbortController();
     const pending = post(app({ team, signal: shutdown.signal }), ask());
-    shutdown.abort("the server is shutting down");
+    shutdown.abort(new RunStopped("shutdown"));
     const error = await expectError(await pending, 503, { code: "run_interrupted" });
     expect(error.message).toContain("the server is shutting down");
   });

@@ -1,15 +1,16 @@
 /**
- * One chat completion: runs the team on the request (src/runner/run-team.ts) and renders the
+ * One chat completion: runs the team on the request (src/runner/start-run.ts) and renders the
  * finished run as an OpenAI `chat.completion` object (spec section 4.3): `content` is the final
  * answer, `reasoning_content` the run's trace lines (COORDINATION.md "Events"), `usage` the
  * run's token totals (the same figures as the run's metrics.json `totals.tokens`).
  */
 import { randomBytes } from "node:crypto";
 import { relative } from "node:path";
-import { defaultLogRoot, runTeam } from "../runner/run-team.js";
+import { stopReasonOf } from "../engine/index.js";
+import { runLogOptions } from "../runner/prepare-run.js";
+import { startRun, type RunHandle } from "../runner/run-team.js";
 import type { RunState } from "../session/reducer.js";
-import type { LogWriter } from "../store/log-writer.js";
-import { createTraceFormatter, oneLine } from "../ui/plain/trace-lines.js";
+import { oneLine, traceSubscriber } from "../ui/plain/trace-lines.js";
 import { ApiError } from "./api-error.js";
 import type { ChatRequest } from "./chat-request.js";
 import type { ServedTeam } from "./served-team.js";
@@ -51,7 +52,7 @@ export interface CompletionContext {
   version: string;
   /** For execution_metadata.yaml. */
   cliArgs: readonly string[];
-  /** Aborts the run (client gone, request timeout, shutdown); see `abortReason`. */
+  /** Stops the run: the client gone (interrupted), the request timeout (a TimeoutError), a shutdown (`RunStopped("shutdown")`). */
   signal: AbortSignal;
   /** Epoch ms. */
   now: () => number;
@@ -80,13 +81,10 @@ export async function runChatCompletion(
   request: ChatRequest,
   context: CompletionContext,
 ): Promise<CompletionResult> {
-  const trace = createTraceFormatter();
   const lines: string[] = [];
-  let writer: LogWriter | undefined;
-  const logging = context.logRoot !== undefined && team.config.ui.logging_enabled;
-  let result;
+  let handle: RunHandle;
   try {
-    result = await runTeam({
+    handle = await startRun({
       config: team.config,
       mode: team.mode,
       agentIndexes: team.agentIndexes,
@@ -95,25 +93,22 @@ export async function runChatCompletion(
       ...(request.systemMessage !== undefined ? { extraSystemMessage: request.systemMessage } : {}),
       env: context.env,
       cwd: context.cwd,
-      log: logging
-        ? {
-            root: context.logRoot ?? defaultLogRoot(context.env, context.cwd),
-            coordVersion: context.version,
-            cliArgs: context.cliArgs,
-            debug: context.debug,
-          }
-        : undefined,
+      log:
+        context.logRoot === undefined
+          ? undefined
+          : runLogOptions(
+              { env: context.env, config: team.config },
+              {
+                enabled: true,
+                root: context.logRoot,
+                cwd: context.cwd,
+                version: context.version,
+                argv: context.cliArgs,
+                debug: context.debug,
+              },
+            ),
       signal: context.signal,
-      onLogOpen: (opened) => (writer = opened),
-      onEvent: (event) => {
-        for (const line of trace.push(event)) {
-          lines.push(line);
-          if (context.debug) {
-            writer?.debug(line);
-            context.onTrace?.(line);
-          }
-        }
-      },
+      subscribers: [traceSubscriber((line) => lines.push(line))],
     });
   } catch (error) {
     const { ConfigError } = await import("../errors.js");
@@ -124,7 +119,16 @@ export async function runChatCompletion(
     }
     throw error;
   }
-  lines.push(...trace.flush());
+  if (context.debug) {
+    const writer = handle.writer;
+    handle.subscribe(
+      traceSubscriber((line) => {
+        writer?.debug(line);
+        context.onTrace?.(line);
+      }),
+    );
+  }
+  const result = await handle.done;
   const { state } = result;
   const logDir =
     result.runDir === undefined ? undefined : relative(context.cwd, result.runDir) || result.runDir;
@@ -167,30 +171,39 @@ export function usageOf(state: RunState): CompletionUsage {
   };
 }
 
-/** The error for a run that ended without a final answer. */
+/**
+ * The error for a run that ended without a final answer, by how it ended: a timeout is a 504
+ * (saying which time limit to raise), an interrupt (the client went away) or a shutdown a 503,
+ * a failure a 500 with the agents' errors.
+ */
 function runFailure(state: RunState, signal: AbortSignal, logDir: string | undefined): ApiError {
   const logs = logDir === undefined ? "" : ` (run log: ${logDir})`;
-  if (state.endReason === "timeout" || isTimeout(signal)) {
-    const why = isTimeout(signal)
-      ? "the run exceeded the server's request timeout (coord serve --request-timeout)"
-      : `${state.error ?? "the run timed out"} (raise timeout_settings.orchestrator_timeout_seconds in the config)`;
-    return new ApiError(504, `${why}${logs}`, { code: "run_timeout" });
+  switch (state.endReason) {
+    case "timeout": {
+      // Only the wording depends on which limit it was: the server's own or the config's.
+      const why =
+        signal.aborted && stopReasonOf(signal) === "timeout"
+          ? "the run exceeded the server's request timeout (coord serve --request-timeout)"
+          : `${state.error ?? "the run timed out"} (raise timeout_settings.orchestrator_timeout_seconds in the config)`;
+      return new ApiError(504, `${why}${logs}`, { code: "run_timeout" });
+    }
+    case "shutdown":
+      return new ApiError(503, `the server is shutting down${logs}`, { code: "run_interrupted" });
+    case "interrupted":
+      return new ApiError(503, `the run was stopped (the client went away)${logs}`, {
+        code: "run_interrupted",
+      });
+    case "completed":
+    case "failed":
+    case null: {
+      const errors = state.agents
+        .filter((agent) => agent.lastError)
+        .map((agent) => `${agent.id}: ${oneLine(agent.lastError!.message, 300)}`);
+      return new ApiError(
+        500,
+        `every agent failed${errors.length > 0 ? `: ${errors.join("; ")}` : ""}${logs}`,
+        { code: "run_failed" },
+      );
+    }
   }
-  if (state.endReason === "interrupted") {
-    const why = typeof signal.reason === "string" ? signal.reason : "the run was stopped";
-    return new ApiError(503, `${why}${logs}`, { code: "run_interrupted" });
-  }
-  const errors = state.agents
-    .filter((agent) => agent.lastError)
-    .map((agent) => `${agent.id}: ${oneLine(agent.lastError!.message, 300)}`);
-  return new ApiError(
-    500,
-    `every agent failed${errors.length > 0 ? `: ${errors.join("; ")}` : ""}${logs}`,
-    { code: "run_failed" },
-  );
-}
-
-function isTimeout(signal: AbortSignal): boolean {
-  const reason: unknown = signal.reason;
-  return signal.aborted && reason instanceof DOMException && reason.name === "TimeoutError";
 }

@@ -6,3 +6,4 @@ export { type ChatCompletion, type CompletionUsage, usageOf } from "./chat-compl
 export { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 export { loadServedTeam, PATH_PREFIX, teamForModel, type ServedTeam } from "./served-team.js";
 export { startServer, type RunningServer, type StartServerOptions } from "./start-server.js";
+export { RunStopped } from "../engine/index.js";

@@ -4,10 +4,12 @@
  * `@examples/NAME`, `path:FILE` (a config file on the server, relative to its working
  * directory), or `<backend>/<model>` for a single agent (quick setup).
  */
+import { homedir } from "node:os";
 import { basename, extname } from "node:path";
 import type { Config } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
-import { chooseMode, loadNamedConfig, quickSetup, type ModeChoice } from "../runner/resolve-run.js";
+import { prepareRun, type PrepareFlags } from "../runner/prepare-run.js";
+import type { ModeChoice } from "../runner/resolve-run.js";
 import { invalidRequest } from "./api-error.js";
 
 /** A team ready to run: its config, mode and agents, and the model id it is served as. */
@@ -24,7 +26,26 @@ export interface ServedTeam extends ModeChoice {
 /** Where configs are looked up. */
 export interface TeamContext {
   cwd: string;
+  /** The environment, with `~/.config/coord/.env` already merged in (loaded once at start). */
   env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Prepares the run the flags name (`prepareRun`, with the server's already loaded environment). */
+async function prepare(flags: PrepareFlags, context: TeamContext, id: string): Promise<ServedTeam> {
+  const prepared = await prepareRun(flags, {
+    cwd: context.cwd,
+    home: context.env.HOME ?? homedir(),
+    env: context.env,
+    envLoaded: true,
+  });
+  return {
+    config: prepared.config,
+    mode: prepared.mode,
+    agentIndexes: prepared.agentIndexes,
+    id,
+    path: prepared.configPath,
+    warnings: prepared.warnings,
+  };
 }
 
 /** Prefix of a `model` naming a config file on the server. */
@@ -41,12 +62,10 @@ export async function loadServedTeam(
   context: TeamContext,
   id?: string,
 ): Promise<ServedTeam> {
-  const loaded = await loadNamedConfig(configArg, context);
-  return {
-    ...loaded,
-    ...chooseMode(loaded.config, {}),
-    id: id ?? `coord/${basename(loaded.path, extname(loaded.path))}`,
-  };
+  const team = await prepare({ config: configArg }, context, id ?? "");
+  if (id === undefined && team.path !== undefined)
+    team.id = `coord/${basename(team.path, extname(team.path))}`;
+  return team;
 }
 
 /**
@@ -82,8 +101,7 @@ export async function teamForModel(
       slash < model.length - 1 &&
       (BACKEND_TYPES as readonly string[]).includes(backend)
     ) {
-      const quick = await quickSetup({ backend, model: model.slice(slash + 1) });
-      return { ...quick, ...chooseMode(quick.config, {}), id: model };
+      return await prepare({ backend, model: model.slice(slash + 1) }, context, model);
     }
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -22,6 +22,8 @@ export interface RunningServer {
    * returns the same promise).
    */
   close(options?: { graceMs?: number; onGraceExpired?: () => void }): Promise<void>;
+  /** Closes every connection now (a forced stop; responses not yet sent are lost). */
+  closeAllConnections(): void;
 }
 
 /** Options of {@link startServer}. */
@@ -96,5 +98,11 @@ export async function startServer(
     });
     return closing;
   };
-  return { url: `http://${host}:${port}`, host: options.host, port, close };
+  return {
+    url: `http://${host}:${port}`,
+    host: options.host,
+    port,
+    close,
+    closeAllConnections: () => server.closeAllConnections(),
+  };
 }

@@ -6,7 +6,7 @@ const START = Date.parse("2025-03-01T10:00:00.000Z");
 
 function script(bodies: EventBody[]): CoordEvent[] {
   return bodies.map((body, index) => ({
-    v: 1,
+    v: 2,
     seq: index + 1,
     time: new Date(START + index * 100).toISOString(),
     runId: "run-cost",

@@ -1,6 +1,6 @@
 /**
- * Usage, round and tool counters of one agent or of the whole run, and the pure functions that
- * add one `usage`, `round-end` or `tool-result` event to them (used by the reducer).
+ * Usage, round, tool and retry counters of one agent or of the whole run, and the pure functions
+ * that add one `usage`, `round-end`, `tool-result` or `retry` event to them (used by the reducer).
  *
  * Units: token counts are tokens, `*Ms` fields are milliseconds.
  */
@@ -46,6 +46,10 @@ export interface Counters {
   readonly roundMs: number;
   /** Per tool name, in first-seen order. */
   readonly tools: Readonly<Record<string, ToolStats>>;
+  /** Provider requests retried (`retry` events). */
+  readonly retries: number;
+  /** Sum of the retries' waits, ms. */
+  readonly retryWaitMs: number;
 }
 
 const ZERO_USAGE: UsageTotals = {
@@ -76,6 +80,8 @@ export const ZERO_COUNTERS: Counters = {
   rounds: ZERO_ROUNDS,
   roundMs: 0,
   tools: {},
+  retries: 0,
+  retryWaitMs: 0,
 };
 
 /** Adds one model call (`usage` event). */
@@ -132,5 +138,14 @@ export function addTool(counters: Counters, event: EventOf<"tool-result">): Coun
         totalMs: previous.totalMs + event.durationMs,
       },
     },
+  };
+}
+
+/** Adds one provider retry (`retry` event); `waitMs` in ms. */
+export function addRetry(counters: Counters, event: EventOf<"retry">): Counters {
+  return {
+    ...counters,
+    retries: counters.retries + 1,
+    retryWaitMs: counters.retryWaitMs + event.waitMs,
   };
 }

@@ -28,6 +28,8 @@ export interface MetricsCountersJson extends UsageSummaryJson {
   tool_failures: number;
   /** Sum of tool durations, ms. */
   tool_ms: number;
+  /** Provider requests retried (`retry` events) and the sum of their waits, ms. */
+  retries: { count: number; wait_ms: number };
 }
 
 /**
@@ -115,5 +117,6 @@ function countersJson(counters: Counters): MetricsCountersJson {
     tool_calls: toolCalls,
     tool_failures: toolFailures,
     tool_ms: toolMs,
+    retries: { count: counters.retries, wait_ms: counters.retryWaitMs },
   };
 }

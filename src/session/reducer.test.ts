@@ -15,7 +15,7 @@ const START = Date.parse("2025-03-01T10:00:00.000Z");
 /** Builds events with a running seq and a time 100 ms apart. */
 function script(bodies: EventBody[]): CoordEvent[] {
   return bodies.map((body, index) => ({
-    v: 1,
+    v: 2,
     seq: index + 1,
     time: new Date(START + index * 100).toISOString(),
     runId: "run-1",
@@ -52,7 +52,7 @@ const roundStart = (
   kind: "coordinate" | "final" = "coordinate",
   attempt = 1,
 ): EventBody => ({
-  type: "agent-round-start",
+  type: "round-start",
   agentId,
   round,
   attempt,
@@ -76,9 +76,9 @@ const threeAgentRun: CoordEvent[] = script([
   roundStart("alpha", 1),
   roundStart("beta", 1),
   roundStart("gamma", 1),
-  { type: "reasoning-delta", agentId: "alpha", round: 1, text: "Thinking about " },
-  { type: "reasoning-delta", agentId: "alpha", round: 1, text: "France." },
-  { type: "text-delta", agentId: "alpha", round: 1, text: "Let me " },
+  { type: "reasoning-delta", agentId: "alpha", round: 1, blockId: "r1", text: "Thinking about " },
+  { type: "reasoning-delta", agentId: "alpha", round: 1, blockId: "r1", text: "France." },
+  { type: "text-delta", agentId: "alpha", round: 1, blockId: "t1", text: "Let me " },
   {
     type: "tool-call",
     agentId: "alpha",
@@ -97,7 +97,7 @@ const threeAgentRun: CoordEvent[] = script([
     isError: false,
     durationMs: 120,
   },
-  { type: "text-delta", agentId: "alpha", round: 1, text: "check. Paris." },
+  { type: "text-delta", agentId: "alpha", round: 1, blockId: "t1", text: "check. Paris." },
   usage("alpha", 1, 100, 20, { reasoning: 5, cached: 10, ttft: 50, ms: 500 }),
   {
     type: "answer",
@@ -108,7 +108,7 @@ const threeAgentRun: CoordEvent[] = script([
     content: "Paris",
   },
   { type: "round-end", agentId: "alpha", round: 1, outcome: "answer", durationMs: 600 },
-  { type: "text-delta", agentId: "beta", round: 1, text: "It is Paris." },
+  { type: "text-delta", agentId: "beta", round: 1, blockId: "t1", text: "It is Paris." },
   usage("beta", 1, 110, 30, { ttft: 70, ms: 700 }),
   {
     type: "answer",
@@ -218,10 +218,10 @@ const threeAgentRun: CoordEvent[] = script([
     tieBroken: false,
     basis: "votes",
   },
-  { type: "final-start", agentId: "beta" },
+  { type: "final-start", agentId: "beta", blockId: "f" },
   roundStart("beta", 4, "final"),
-  { type: "final-delta", agentId: "beta", text: "The capital " },
-  { type: "final-delta", agentId: "beta", text: "is Paris" },
+  { type: "final-delta", agentId: "beta", blockId: "f", text: "The capital " },
+  { type: "final-delta", agentId: "beta", blockId: "f", text: "is Paris" },
   usage("beta", 4, 500, 6, { ttft: 40, ms: 300 }),
   {
     type: "final-answer",
@@ -264,7 +264,7 @@ describe("reduceRun", () => {
   it("tracks phases", () => {
     expect(initialRunState().phase).toBe("starting");
     expect(stateAfter("run-start").phase).toBe("starting");
-    expect(stateAfter("agent-round-start").phase).toBe("coordinating");
+    expect(stateAfter("round-start").phase).toBe("coordinating");
     expect(stateAfter("winner").phase).toBe("presenting");
     expect(replay(threeAgentRun).phase).toBe("done");
   });
@@ -394,9 +394,10 @@ describe("reduceRun", () => {
         type: "text-delta",
         agentId: "a",
         round: 1,
+        blockId: "t1",
         text: chunk,
       })),
-      { type: "text-delta", agentId: "a", round: 1, text: "END" },
+      { type: "text-delta", agentId: "a", round: 1, blockId: "t1", text: "END" },
     ]);
     const text = replay(events).agents[0]!.text;
     expect(text).toHaveLength(STREAM_TEXT_CAP);
@@ -427,7 +428,13 @@ describe("reduceRun", () => {
     ];
     for (let step = 0; step < 800; step++) {
       for (const agent of agents) {
-        bodies.push({ type: "text-delta", agentId: agent.id, round: 1, text: "token " });
+        bodies.push({
+          type: "text-delta",
+          agentId: agent.id,
+          round: 1,
+          blockId: "t1",
+          text: "token ",
+        });
       }
     }
     const events = script(bodies);

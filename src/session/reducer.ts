@@ -13,7 +13,7 @@
  * re-exports them all.
  */
 import type { CoordEvent, EventOf, RoundOutcome } from "../events/events.js";
-import { addRound, addTool, addUsage, ZERO_COUNTERS, type Counters } from "./counters.js";
+import { addRetry, addRound, addTool, addUsage, ZERO_COUNTERS, type Counters } from "./counters.js";
 import {
   initialRunState,
   STREAM_TEXT_CAP,
@@ -21,6 +21,7 @@ import {
   type AgentStatus,
   type RunState,
   type VoteRecord,
+  type WarningRecord,
 } from "./run-state.js";
 
 export type { Counters, RoundCounts, ToolStats, UsageTotals } from "./counters.js";
@@ -35,6 +36,7 @@ export type {
   RunPhase,
   RunState,
   VoteRecord,
+  WarningRecord,
   WinnerInfo,
 } from "./run-state.js";
 export { initialRunState, STREAM_TEXT_CAP, wallTimeMs } from "./run-state.js";
@@ -77,7 +79,7 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
         agents: event.agents.map((agent) => newAgent(agent)),
         agentIndex: Object.fromEntries(event.agents.map((agent, index) => [agent.id, index])),
       };
-    case "agent-round-start":
+    case "round-start":
       return {
         ...(state.phase === "starting" ? { ...state, phase: "coordinating" } : state),
         agents: updateAgent(state, id, (agent) => ({
@@ -252,6 +254,16 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
     }
     case "final-delta":
       return { ...state, finalAnswer: (state.finalAnswer ?? "") + event.text };
+    case "retry": {
+      const add = (counters: Counters) => addRetry(counters, event);
+      return {
+        ...state,
+        totals: add(state.totals),
+        agents: updateAgent(state, id, (agent) => ({ ...agent, counters: add(agent.counters) })),
+      };
+    }
+    case "warning":
+      return { ...state, warnings: addWarning(state.warnings, event) };
     case "final-answer": {
       const presenterId = id ?? state.presenterId ?? state.winner?.agentId ?? null;
       return {
@@ -279,8 +291,32 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
     case "workflow-invalid":
     case "update-injected":
     case "vote-refused":
+    case "text-start":
+    case "text-end":
+    case "reasoning-start":
+    case "reasoning-end":
+    case "final-end":
       return state;
   }
+}
+
+/** Adds a warning, or counts it again when the same source already said the same. */
+function addWarning(
+  warnings: readonly WarningRecord[],
+  event: EventOf<"warning">,
+): readonly WarningRecord[] {
+  const index = warnings.findIndex(
+    (warning) => warning.source === event.source && warning.message === event.message,
+  );
+  if (index < 0) {
+    return [
+      ...warnings,
+      { source: event.source, message: event.message, agentId: event.agentId ?? null, count: 1 },
+    ];
+  }
+  const updated = warnings.slice();
+  updated[index] = { ...warnings[index]!, count: warnings[index]!.count + 1 };
+  return updated;
 }
 
 function newAgent(info: EventOf<"run-start">["agents"][number]): AgentState {

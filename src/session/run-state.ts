@@ -101,6 +101,16 @@ export interface WinnerInfo {
   readonly basis: EventOf<"winner">["basis"];
 }
 
+/** A distinct warning of the run (`warning` events, the same source and message once). */
+export interface WarningRecord {
+  readonly source: string;
+  readonly message: string;
+  /** The agent whose model call it came from, if any. */
+  readonly agentId: string | null;
+  /** How many times it was reported. */
+  readonly count: number;
+}
+
 /** The view model of one run. Build it with {@link initialRunState} and {@link reduceRun}. */
 export interface RunState {
   readonly runId: string | null;
@@ -137,6 +147,8 @@ export interface RunState {
   readonly finalAnswerSource: "presentation" | "answer" | null;
   /** Whole-run counters; include events not attributed to a known agent. */
   readonly totals: Counters;
+  /** Distinct warnings, oldest first. */
+  readonly warnings: readonly WarningRecord[];
 }
 
 /** The state before any event. */
@@ -166,6 +178,7 @@ export function initialRunState(): RunState {
     finalAnswerLabel: null,
     finalAnswerSource: null,
     totals: ZERO_COUNTERS,
+    warnings: [],
   };
 }
 

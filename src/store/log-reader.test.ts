@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 const runStart: CoordEvent = {
-  v: 1,
+  v: 2,
   seq: 1,
   time: "2025-03-01T09:00:00.000Z",
   runId: "r",
@@ -35,7 +35,7 @@ const runStart: CoordEvent = {
   agents: [{ id: "solo", anonId: "agent1", backend: "scripted", model: "m" }],
 };
 const answer: CoordEvent = {
-  v: 1,
+  v: 2,
   seq: 2,
   time: "2025-03-01T09:00:01.000Z",
   runId: "r",
@@ -90,11 +90,11 @@ describe("readRunLog", () => {
     await expect(readRunLog(dir)).rejects.toThrow(`${eventsPath}:1: not valid JSON`);
     await writeFile(
       eventsPath,
-      serializeEvent(runStart) + JSON.stringify({ ...answer, v: 2 }) + "\n",
+      serializeEvent(runStart) + JSON.stringify({ ...answer, v: 99 }) + "\n",
     );
     const error = await readRunLog(dir).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EventLogError);
-    expect((error as Error).message).toMatch(new RegExp(`${eventsPath}:2: .*version 2`));
+    expect((error as Error).message).toMatch(new RegExp(`${eventsPath}:2: .*version 99`));
   });
 
   it("names a corrupt metrics.json", async () => {

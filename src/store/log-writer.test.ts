@@ -6,7 +6,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { InternalError } from "../errors.js";
 import { parseEventLog, type CoordEvent, type EventBody } from "../events/index.js";
-import type { MetricsJson, StatusJson } from "../session/reducer.js";
+import {
+  initialRunState,
+  reduceRun,
+  type MetricsJson,
+  type RunState,
+  type StatusJson,
+} from "../session/reducer.js";
 import { findLatestLogDir, listLogDirs, logDirName } from "./log-dir.js";
 import { readRunLog } from "./log-reader.js";
 import { createLogWriter, REDACTED, type LogWriterOptions } from "./log-writer.js";
@@ -45,7 +51,7 @@ function options(overrides: Partial<LogWriterOptions> = {}): LogWriterOptions {
 
 function events(bodies: EventBody[]): CoordEvent[] {
   return bodies.map((body, index) => ({
-    v: 1,
+    v: 2,
     seq: index + 1,
     time: new Date(Date.UTC(2025, 2, 1, 9, 5, 7) + index * 10).toISOString(),
     runId: "run-9",
@@ -76,7 +82,7 @@ const run = events([
     ],
   },
   {
-    type: "agent-round-start",
+    type: "round-start",
     agentId: "a",
     round: 1,
     attempt: 1,
@@ -84,7 +90,7 @@ const run = events([
     answersSeen: [],
   },
   {
-    type: "agent-round-start",
+    type: "round-start",
     agentId: "b",
     round: 1,
     attempt: 1,
@@ -136,9 +142,18 @@ const run = events([
     tieBroken: false,
     basis: "votes",
   },
-  { type: "final-start", agentId: "a" },
-  { type: "final-delta", agentId: "a", text: "2+2 " },
-  { type: "final-delta", agentId: "a", text: "= 4" },
+  {
+    type: "round-start",
+    agentId: "a",
+    round: 3,
+    attempt: 1,
+    kind: "final",
+    answersSeen: ["agent1.1"],
+  },
+  { type: "final-start", agentId: "a", blockId: "b1" },
+  { type: "final-delta", agentId: "a", blockId: "b1", text: "2+2 " },
+  { type: "final-delta", agentId: "a", blockId: "b1", text: "= 4" },
+  { type: "final-end", agentId: "a", blockId: "b1" },
   usage("a", 140, 4),
   {
     type: "final-answer",
@@ -150,6 +165,18 @@ const run = events([
   { type: "run-end", reason: "completed", durationMs: 1234 },
 ]);
 
+/** The state after each event of `run`, as the live run's one reducer pass gives it. */
+const stateAfter = new Map<CoordEvent, RunState>();
+run.reduce((state, event) => {
+  const next = reduceRun(state, event);
+  stateAfter.set(event, next);
+  return next;
+}, initialRunState());
+
+/** Writes an event of `run` with its state, as a subscriber of the live run is given it. */
+const write = (writer: { write(event: CoordEvent, state: RunState): void }, event: CoordEvent) =>
+  writer.write(event, stateAfter.get(event)!);
+
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
 
 describe("createLogWriter", () => {
@@ -157,7 +184,7 @@ describe("createLogWriter", () => {
     const writer = await createLogWriter(options());
     expect(writer.logDir).toBe(join(root, "log_20250301_090507"));
     expect(writer.dir).toBe(join(writer.logDir, "turn_1", "attempt_1"));
-    for (const event of run) writer.write(event);
+    for (const event of run) write(writer, event);
     await writer.close();
 
     expect((await readdir(writer.dir)).sort()).toEqual([
@@ -230,7 +257,7 @@ describe("createLogWriter", () => {
       const statusPath = join(writer.dir, "status.json");
       expect(readJson(statusPath)).toMatchObject({ phase: "starting" });
       for (const event of run) {
-        writer.write(event);
+        write(writer, event);
         expect(() => readJson(statusPath)).not.toThrow();
         await new Promise((resolve) => setImmediate(resolve));
         expect(() => readJson(statusPath)).not.toThrow();
@@ -243,10 +270,10 @@ describe("createLogWriter", () => {
   it("rewrites status.json at once on a phase change, even under a long throttle", async () => {
     const writer = await createLogWriter(options({ statusIntervalMs: 60_000 }));
     const statusPath = join(writer.dir, "status.json");
-    writer.write(run[0]!); // run-start: phase stays "starting"
-    writer.write(run[1]!); // first round: phase "coordinating"
+    write(writer, run[0]!); // run-start: phase stays "starting"
+    write(writer, run[1]!); // first round: phase "coordinating"
     await vi.waitFor(() => expect(readJson(statusPath)).toMatchObject({ phase: "coordinating" }));
-    writer.write(run[2]!); // same phase: throttled
+    write(writer, run[2]!); // same phase: throttled
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((readJson(statusPath) as StatusJson).last_seq).toBe(2);
     await writer.close();
@@ -286,7 +313,7 @@ describe("createLogWriter", () => {
   it("leaves a readable events.jsonl when the run crashes before close", async () => {
     const writer = await createLogWriter(options());
     const half = run.slice(0, 9);
-    for (const event of half) writer.write(event);
+    for (const event of half) write(writer, event);
     // no close(): the process "dies" here
     const log = await readRunLog(writer.dir);
     expect(log.events).toEqual(half);
@@ -313,29 +340,29 @@ describe("createLogWriter", () => {
       options({ debug: true, clock: { now: () => 0, sleep: async () => {} } }),
     );
     loud.debug("hello");
-    for (const event of run.slice(0, 3)) loud.write(event);
+    for (const event of run.slice(0, 3)) write(loud, event);
     await loud.close();
     const lines = readFileSync(join(loud.logDir, "coord_debug.log"), "utf8").trim().split("\n");
     expect(lines).toContain("1970-01-01T00:00:00.000Z hello");
     expect(lines).toContain("1970-01-01T00:00:00.000Z event 1 run-start");
-    expect(lines).toContain("1970-01-01T00:00:00.000Z event 2 agent-round-start a");
+    expect(lines).toContain("1970-01-01T00:00:00.000Z event 2 round-start a");
   });
 
   it("omits final_answer.md without a final answer and refuses writes after close", async () => {
     const writer = await createLogWriter(options());
-    writer.write(run[0]!);
+    write(writer, run[0]!);
     await writer.close();
     await writer.close(); // idempotent
     expect(existsSync(join(writer.dir, "final_answer.md"))).toBe(false);
     expect(existsSync(join(writer.dir, "metrics.json"))).toBe(true);
-    expect(() => writer.write(run[1]!)).toThrow(InternalError);
+    expect(() => write(writer, run[1]!)).toThrow(InternalError);
   });
 
   it("reports IO failures through onError and close() instead of throwing from write()", async () => {
     const onError = vi.fn();
     const writer = await createLogWriter(options({ onError }));
     await rm(writer.dir, { recursive: true, force: true });
-    for (const event of run) expect(() => writer.write(event)).not.toThrow();
+    for (const event of run) expect(() => write(writer, event)).not.toThrow();
     await expect(writer.close()).rejects.toThrow(/ENOENT/);
     expect(onError).toHaveBeenCalledTimes(1);
     expect(writer.error).toBeInstanceOf(Error);

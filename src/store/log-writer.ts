@@ -1,10 +1,12 @@
 /**
- * The run log writer (ARCHITECTURE.md "Files on disk"): one consumer of the event stream that
- * writes a run down in `<root>/log_<time>[_<n>]/turn_<n>/attempt_<n>/`:
+ * The run log writer (ARCHITECTURE.md "Files on disk"): one subscriber of the live run
+ * (`src/session/live-run.ts`) that writes a run down in
+ * `<root>/log_<time>[_<n>]/turn_<n>/attempt_<n>/`. It is given each event with the state the
+ * run's one reducer pass led to; it reduces nothing itself.
  *
  * - `events.jsonl`: every event, appended as it happens (one write per complete line, so a crash
  *   leaves every earlier line readable);
- * - `status.json`: `toStatusJson` of the reducer's state, rewritten atomically at most every
+ * - `status.json`: `toStatusJson` of the run's state, rewritten atomically at most every
  *   `statusIntervalMs`, at once on a phase change, and at close;
  * - `metrics.json` (`toMetricsJson`) and `final_answer.md` at close;
  * - `execution_metadata.yaml` at creation: question, config with secrets redacted, CLI args,
@@ -20,7 +22,7 @@ import { systemClock, type Clock } from "../clock.js";
 import { InternalError } from "../errors.js";
 import { serializeEvent, type CoordEvent } from "../events/index.js";
 import { toMetricsJson } from "../session/metrics-json.js";
-import { initialRunState, reduceRun, type RunState } from "../session/reducer.js";
+import { initialRunState, type RunState } from "../session/reducer.js";
 import { toStatusJson } from "../session/status-json.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { createAttemptDir, createRunDir } from "./log-dir.js";
@@ -72,16 +74,18 @@ export interface LogWriter {
   readonly dir: string;
   /** The `log_<YYYYMMDD>_<HHMMSS>[_<n>]` directory. */
   readonly logDir: string;
-  /** The reducer's state after the events written so far. */
+  /** The state given with the last event written (the initial state before any). */
   readonly state: RunState;
   /** The first write failure, if any (close() also rejects with it). */
   readonly error: Error | undefined;
   /**
-   * Appends the event to events.jsonl (synchronously, one line), feeds the reducer and schedules
-   * a status.json rewrite. Never throws for IO failures (see `onError`).
+   * Appends the event to events.jsonl (synchronously, one line) and schedules a status.json
+   * rewrite of `state`. Never throws for IO failures (see `onError`). Its signature is a
+   * `RunSubscriber`'s: `live.subscribe(writer.write)`.
+   * @param state the run's state after `event`.
    * @throws InternalError when called after close().
    */
-  write(event: CoordEvent): void;
+  write(event: CoordEvent, state: RunState): void;
   /** Appends `<ISO time> <message>` to coord_debug.log when debug is on; otherwise nothing. */
   debug(message: string): void;
   /**
@@ -207,7 +211,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     get error() {
       return firstError;
     },
-    write(event) {
+    write(event, next) {
       if (closed) throw new InternalError(`log writer for ${dir}: write() after close()`);
       if (!eventsFailed) {
         try {
@@ -218,7 +222,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
         }
       }
       const phase = state.phase;
-      state = reduceRun(state, event);
+      state = next;
       if (options.debug && !event.type.endsWith("-delta")) {
         appendDebug(`event ${event.seq} ${event.type}${event.agentId ? ` ${event.agentId}` : ""}`);
       }

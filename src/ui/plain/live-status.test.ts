@@ -25,7 +25,7 @@ function events(costs: (number | undefined)[]): CoordEvent[] {
     })),
   ];
   return bodies.map((body, index) => ({
-    v: 1,
+    v: 2,
     seq: index + 1,
     time: new Date(Date.UTC(2025, 0, 1) + index).toISOString(),
     runId: "r",

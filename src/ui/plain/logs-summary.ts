@@ -22,6 +22,9 @@ const WINNER_BASIS = {
   decomposition: "decomposition",
 } as const;
 
+/** Warnings listed in the header; `--json` has them all. */
+const MAX_WARNINGS = 5;
+
 /** Options of {@link renderLogsSummary}. */
 export interface SummaryTextOptions {
   /** Paths under this directory are shown relative to it. */
@@ -80,6 +83,27 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
     ]);
   } else if (final !== null) {
     lines.push(["Final", `${formatCount(final.characters)} characters streamed, never completed`]);
+  }
+  const retries = summary.totals.retries;
+  if (retries.count > 0) {
+    const who = summary.agents
+      .filter((agent) => agent.retries.count > 0)
+      .map((agent) => `${agent.id} ${agent.retries.count}`)
+      .join(", ");
+    lines.push([
+      "Retries",
+      `${retries.count} provider request${retries.count === 1 ? "" : "s"} retried, ${formatDuration(retries.wait_ms)} waited (${who})`,
+    ]);
+  }
+  for (const warning of summary.warnings.slice(0, MAX_WARNINGS)) {
+    const times = warning.count > 1 ? ` (${warning.count} times)` : "";
+    lines.push(["Warning", `${warning.source}: ${oneLine(warning.message, 160)}${times}`]);
+  }
+  if (summary.warnings.length > MAX_WARNINGS) {
+    lines.push([
+      "Warning",
+      `… and ${summary.warnings.length - MAX_WARNINGS} more (--json lists all)`,
+    ]);
   }
   return lines.map(([key, value]) => `${`${key}:`.padEnd(10)}${value}`).join("\n");
 }

@@ -2,11 +2,13 @@
  * Renders the event stream as labelled trace lines, one entry per line: `[system] …`,
  * `[<agent_id>] …`, `[orchestrator] …`; a vote is `[orchestrator] Vote: <voted-for agent_id>
  * (from <voter_id>: <reason>)` (COORDINATION.md "Events", spec section 4.3 `reasoning_content`).
- * Streamed deltas are joined per agent and round into one line, not one line per token.
+ * Streamed text and reasoning are joined per block into one line, written when the block ends
+ * (`text-end`, `reasoning-end`), not one line per token; retries and warnings get a line each
+ * (a warning once per run).
  *
  * Used by `--no-display` progress on stderr and by the HTTP server's `reasoning_content`.
  */
-import type { CoordEvent } from "../../events/events.js";
+import type { CoordEvent, EventOf } from "../../events/events.js";
 
 /** Collapses whitespace runs (newlines included) so an entry stays on one line. */
 export function oneLine(text: string, maxLength = Infinity): string {
@@ -34,18 +36,26 @@ export interface TraceFormatterOptions {
 export function createTraceFormatter(options: TraceFormatterOptions = {}): TraceFormatter {
   const includeText = options.includeText ?? true;
   const maxTextLength = options.maxTextLength ?? Infinity;
-  // Open delta blocks per agent: kind → text.
-  const open = new Map<string, { reasoning: string; text: string }>();
+  // Open text and reasoning blocks by block id, in the order they opened.
+  const open = new Map<string, { agentId: string; kind: "text" | "reasoning"; text: string }>();
   const anonToId = new Map<string, string>();
+  const warned = new Set<string>();
 
-  const close = (agentId: string): string[] => {
-    const block = open.get(agentId);
-    open.delete(agentId);
-    if (!block || !includeText) return [];
+  const line = (block: { agentId: string; kind: "text" | "reasoning"; text: string }) =>
+    !includeText || !block.text.trim()
+      ? []
+      : [
+          `[${block.agentId}] ${block.kind === "reasoning" ? "(reasoning) " : ""}${oneLine(block.text, maxTextLength)}`,
+        ];
+
+  /** Closes the open blocks `which` selects, oldest first. */
+  const close = (which: (block: { agentId: string }) => boolean): string[] => {
     const lines: string[] = [];
-    if (block.reasoning.trim())
-      lines.push(`[${agentId}] (reasoning) ${oneLine(block.reasoning, maxTextLength)}`);
-    if (block.text.trim()) lines.push(`[${agentId}] ${oneLine(block.text, maxTextLength)}`);
+    for (const [blockId, block] of open) {
+      if (!which(block)) continue;
+      open.delete(blockId);
+      lines.push(...line(block));
+    }
     return lines;
   };
 
@@ -57,19 +67,21 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
           `[system] Question: ${oneLine(event.question)}`,
           `[system] Team (${event.mode}): ${event.agents.map((agent) => `${agent.id} (${agent.backend}/${agent.model})`).join(", ")}`,
         ];
-      case "agent-round-start":
-        if (event.kind === "final") return [];
+      case "round-start":
+        if (event.kind === "final") {
+          return [`[orchestrator] ${event.agentId} presents the final answer`];
+        }
         return [
           `[${event.agentId}] Round ${event.round}${event.attempt > 1 ? ` attempt ${event.attempt}` : ""}` +
             (event.answersSeen.length > 0 ? ` (sees ${event.answersSeen.join(", ")})` : ""),
         ];
       case "tool-call":
-        if (event.toolName === "new_answer" || event.toolName === "vote") return [];
+        if (WORKFLOW.has(event.toolName)) return [];
         return [
           `[${event.agentId}] Tool call: ${event.toolName} ${oneLine(JSON.stringify(event.input) ?? "", 200)}`,
         ];
       case "tool-result":
-        if (event.toolName === "new_answer" || event.toolName === "vote") return [];
+        if (WORKFLOW.has(event.toolName)) return [];
         return [
           `[${event.agentId}] Tool result: ${event.toolName}${event.isError ? " (error)" : ""} in ${Math.round(event.durationMs)} ms: ${oneLine(event.output, 200)}`,
         ];
@@ -95,58 +107,111 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         return [
           `[orchestrator] Invalid workflow call from ${event.agentId} (attempt ${event.attempt}): ${oneLine(event.message)}`,
         ];
+      case "stop":
+        return [`[${event.agentId}] Stop (${event.status}): ${oneLine(event.summary)}`];
       case "agent-error":
         return [
           `[orchestrator] ${event.agentId} error${event.status !== undefined ? ` ${event.status}` : ""}: ${oneLine(event.message)}${event.fatal ? " (removed from the team)" : ""}`,
         ];
+      case "retry":
+        return [retryLine(event)];
+      case "warning": {
+        const key = `${event.source}\n${event.message}`;
+        if (warned.has(key)) return [];
+        warned.add(key);
+        return [`[orchestrator] Warning from ${event.source}: ${oneLine(event.message)}`];
+      }
       case "persona":
         return [`[${event.agentId}] Persona: ${oneLine(event.persona)}`];
-      case "winner": {
-        const how =
-          event.basis === "votes"
-            ? `${event.votes} vote${event.votes === 1 ? "" : "s"}${event.tieBroken ? ", tie broken by config order" : ""}`
-            : event.basis === "timeout"
-              ? "orchestrator timeout, best so far"
-              : event.basis === "quick"
-                ? "presenter in quick mode"
-                : event.basis;
-        return [`[orchestrator] Winner: ${event.agentId} (${event.label}; ${how})`];
-      }
-      case "final-start":
-        return [`[orchestrator] ${event.agentId} presents the final answer`];
+      case "winner":
+        return [`[orchestrator] Winner: ${event.agentId} (${event.label}; ${winnerBasis(event)})`];
       case "run-end":
         return [
           `[system] Run ${event.reason} in ${(event.durationMs / 1000).toFixed(1)} s${event.error ? `: ${event.error}` : ""}`,
         ];
-      default:
+      case "text-start":
+      case "text-delta":
+      case "text-end":
+      case "reasoning-start":
+      case "reasoning-delta":
+      case "reasoning-end":
+      case "final-start":
+      case "final-delta":
+      case "final-end":
+      case "usage":
+      case "round-end":
+      case "final-answer":
         return [];
     }
   };
 
   return {
     push(event) {
-      if (event.type === "text-delta" || event.type === "reasoning-delta") {
-        const agentId = event.agentId ?? "?";
-        const block = open.get(agentId) ?? { reasoning: "", text: "" };
-        if (event.type === "text-delta") block.text += event.text;
-        else block.reasoning += event.text;
-        open.set(agentId, block);
-        return [];
+      switch (event.type) {
+        case "text-start":
+        case "reasoning-start":
+          return [];
+        case "text-delta":
+        case "reasoning-delta": {
+          const kind = event.type === "text-delta" ? "text" : "reasoning";
+          const block = open.get(event.blockId) ?? {
+            agentId: event.agentId ?? "?",
+            kind,
+            text: "",
+          };
+          block.text += event.text;
+          open.set(event.blockId, block);
+          return [];
+        }
+        case "text-end":
+        case "reasoning-end": {
+          const block = open.get(event.blockId);
+          open.delete(event.blockId);
+          return block ? line(block) : [];
+        }
+        default: {
+          // Logs of schema v1 have no block ends: any other event of an agent ends its open
+          // blocks, and run-end ends them all.
+          const lines =
+            event.type === "run-end"
+              ? close(() => true)
+              : event.agentId !== undefined
+                ? close((block) => block.agentId === event.agentId)
+                : [];
+          return [...lines, ...describe(event)];
+        }
       }
-      if (event.type === "final-delta") return [];
-      // Any other event of an agent ends its open block; run-end closes them all.
-      const lines: string[] = [];
-      if (event.type === "run-end")
-        for (const agentId of [...open.keys()]) lines.push(...close(agentId));
-      else if (event.agentId !== undefined && open.has(event.agentId))
-        lines.push(...close(event.agentId));
-      lines.push(...describe(event));
-      return lines;
     },
     flush() {
-      return [...open.keys()].flatMap((agentId) => close(agentId));
+      return close(() => true);
     },
   };
+}
+
+/** The workflow tools' calls are shown as answers and votes, not as tool calls. */
+const WORKFLOW = new Set(["new_answer", "vote", "stop"]);
+
+/** `[orchestrator] <agent>: HTTP 429 (Rate limit reached); retry 1 in 7.0 s`. */
+export function retryLine(event: EventOf<"retry">): string {
+  const what =
+    event.errorKind === "http" && event.status !== undefined
+      ? `HTTP ${event.status}`
+      : event.errorKind;
+  return `[orchestrator] ${event.agentId ?? "?"}: ${what} (${oneLine(event.reason, 200)}); retry ${event.attempt} in ${(event.waitMs / 1000).toFixed(1)} s`;
+}
+
+function winnerBasis(event: EventOf<"winner">): string {
+  switch (event.basis) {
+    case "votes":
+      return `${event.votes} vote${event.votes === 1 ? "" : "s"}${event.tieBroken ? ", tie broken by config order" : ""}`;
+    case "timeout":
+      return "orchestrator timeout, best so far";
+    case "quick":
+      return "presenter in quick mode";
+    case "single":
+    case "decomposition":
+      return event.basis;
+  }
 }
 
 /** All trace lines of a finished run, joined with newlines. */
@@ -156,4 +221,18 @@ export function traceText(events: Iterable<CoordEvent>, options?: TraceFormatter
   for (const event of events) lines.push(...formatter.push(event));
   lines.push(...formatter.flush());
   return lines.join("\n");
+}
+
+/**
+ * A run subscriber that writes each completed trace line with `write` (the `--no-display`
+ * progress, `coord_debug.log`); text and reasoning blocks still open at `run-end` are flushed.
+ */
+export function traceSubscriber(
+  write: (line: string) => void,
+  options?: TraceFormatterOptions,
+): (event: CoordEvent) => void {
+  const formatter = createTraceFormatter(options);
+  return (event) => {
+    for (const line of formatter.push(event)) write(line);
+  };
 }

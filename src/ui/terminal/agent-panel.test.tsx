@@ -21,8 +21,20 @@ describe("AgentPanel shows each agent state", () => {
   test("thinking: id, model, status and the streamed text; reasoning set apart", () => {
     const state = step(
       teamState(3),
-      { type: "reasoning-delta", agentId: "alice", round: 1, text: "Sum of two small numbers." },
-      { type: "text-delta", agentId: "alice", round: 1, text: "Two plus two is four." },
+      {
+        type: "reasoning-delta",
+        agentId: "alice",
+        round: 1,
+        blockId: "r1",
+        text: "Sum of two small numbers.",
+      },
+      {
+        type: "text-delta",
+        agentId: "alice",
+        round: 1,
+        blockId: "t1",
+        text: "Two plus two is four.",
+      },
     );
     const frame = panel(state.agents[0]!);
     expect(frame).toContain("alice");
@@ -109,6 +121,7 @@ describe("AgentPanel shows each agent state", () => {
       type: "text-delta",
       agentId: "alice",
       round: 1,
+      blockId: "t1",
       text: words,
     });
     const frame = panel(state.agents[0]!, { height: 6 });

@@ -118,8 +118,13 @@ describe("votes, winner and the final answer", () => {
         tieBroken: false,
         basis: "votes",
       },
-      { type: "final-start", agentId: "alice" },
-      { type: "final-delta", agentId: "alice", text: "The answer is 4.\nIt always was." },
+      { type: "final-start", agentId: "alice", blockId: "f" },
+      {
+        type: "final-delta",
+        agentId: "alice",
+        blockId: "f",
+        text: "The answer is 4.\nIt always was.",
+      },
     );
     const frame = view(state);
     expect(frame).toContain("★ Winner alice (agent1.1, 3/3 votes)");

@@ -14,7 +14,7 @@ export function step(state: RunState, ...bodies: EventBody[]): RunState {
   for (const body of bodies) {
     const seq = next.lastSeq + 1;
     const event = {
-      v: 1,
+      v: 2,
       seq,
       time: new Date(START + (seq - 1) * 1000).toISOString(),
       runId: "log_20250101_000000",
@@ -49,7 +49,7 @@ export function teamState(count: number, options: { historyTurns?: number } = {}
       })),
     },
     ...ids.map((id): EventBody => ({
-      type: "agent-round-start",
+      type: "round-start",
       agentId: id,
       round: 1,
       attempt: 1,

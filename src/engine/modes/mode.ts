@@ -1,0 +1,78 @@
+/**
+ * The coordination-mode interface (COORDINATION.md "Voting mode", "Other modes"): everything that
+ * differs between voting, quick, single agent and the modes still to come (decomposition,
+ * planning) is a method here; the coordinator (`../coordinator.ts`), the round (`../agent-round.ts`)
+ * and the run (`../run.ts`) ask the mode instead of testing its name.
+ *
+ * A mode is a plain object; `./index.ts` is the registry that maps a mode name to it.
+ */
+import type { ToolSpec } from "../../backends/backend.js";
+import type { Clock } from "../../clock.js";
+import type { EventOf } from "../../events/events.js";
+import type { OrchestratorConfig } from "../../config/schema.js";
+import type { SubmitResult } from "../agent-round.js";
+import type { Emitter } from "../emitter.js";
+import type { AgentState, Team } from "../team.js";
+import type { WorkflowCall, WorkflowToolName } from "../workflow-tools.js";
+
+/** Orchestrator settings the modes read (the config schema's `orchestrator` keys). */
+export type ModeSettings = Pick<
+  OrchestratorConfig,
+  | "voting_sensitivity"
+  | "answer_novelty_requirement"
+  | "max_new_answers_per_agent"
+  | "max_new_answers_global"
+  | "defer_voting_until_all_answered"
+  | "skip_final_presentation"
+> & {
+  /** Real id of the agent that presents (quick, decomposition); default per mode. */
+  presenter_agent?: string | undefined;
+};
+
+/** What a mode may read and change while judging: the team, the settings and the stream. */
+export interface ModeContext {
+  team: Team;
+  settings: ModeSettings;
+  emitter: Emitter;
+  clock: Clock;
+}
+
+/** How coordination ended before the winner is chosen (the engine's view of `run-end.reason`). */
+export type CoordinationEnd = "completed" | "failed" | "timeout" | "interrupted" | "shutdown";
+
+/** The presenter and why it was chosen (the `winner` event's `basis`). */
+export interface WinnerChoice {
+  presenter: AgentState;
+  basis: EventOf<"winner">["basis"];
+}
+
+/** One coordination mode. Methods are called synchronously between awaits (no torn state). */
+export interface CoordinationModeSpec {
+  /** The `run-start.mode` this mode reports. */
+  readonly name: EventOf<"run-start">["mode"];
+  /** Names of the workflow tools that can end a round in this mode (for parsing and errors). */
+  readonly workflowToolNames: readonly WorkflowToolName[];
+  /** Workflow tools offered to `agent` now (caps and the answer set decide). */
+  workflowTools(agent: AgentState, context: ModeContext): ToolSpec[];
+  /** The system prompt of `agent`'s coordination round. */
+  systemPrompt(agent: AgentState, context: ModeContext): string;
+  /** Whether an idle live agent should start a round now. */
+  isDue(agent: AgentState, context: ModeContext): boolean;
+  /**
+   * Validates and applies a workflow call in one synchronous step (emitting `answer`, `vote`,
+   * `stop`, `votes-reset`, `vote-refused` as it goes).
+   * @param seenVersion the answer-set version the agent's conversation shows.
+   */
+  submit(
+    agent: AgentState,
+    call: Exclude<WorkflowCall, { kind: "invalid" }>,
+    seenVersion: number,
+    context: ModeContext,
+  ): SubmitResult;
+  /** Nothing is running and nothing is due: true when coordination completed (else it failed). */
+  isDone(live: readonly AgentState[], context: ModeContext): boolean;
+  /** Who presents; undefined when there is no answer to present. */
+  chooseWinner(end: "completed" | "timeout", context: ModeContext): WinnerChoice | undefined;
+  /** True when the winning answer is final as is (no presentation model call). */
+  skipPresentation(choice: WinnerChoice, context: ModeContext): boolean;
+}

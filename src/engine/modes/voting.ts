@@ -1,0 +1,74 @@
+/**
+ * Voting mode, the default (COORDINATION.md "Voting mode"): agents answer, read the anonymous
+ * answers, and either vote for the best or give a better answer; a new answer clears the votes;
+ * done when every live agent holds a valid vote; the plurality winner presents.
+ */
+import { coordinationSystemPrompt } from "../prompts.js";
+import { newAnswerTool, voteTool } from "../workflow-tools.js";
+import {
+  firstWithAnswer,
+  recordAnswer,
+  refuseUnoriginal,
+  submitVote,
+  withinAnswerCaps,
+} from "./answers.js";
+import type { CoordinationModeSpec, ModeContext } from "./mode.js";
+
+const canVote = (context: ModeContext) => context.team.version > 0;
+
+export const votingMode: CoordinationModeSpec = {
+  name: "voting",
+  workflowToolNames: ["new_answer", "vote"],
+
+  workflowTools(agent, context) {
+    const tools = [];
+    if (withinAnswerCaps(agent, context)) tools.push(newAnswerTool());
+    if (canVote(context))
+      tools.push(voteTool(context.team.visibleAnswers().map((answer) => answer.anonId)));
+    return tools;
+  },
+
+  systemPrompt(agent, context) {
+    return coordinationSystemPrompt({
+      systemMessage: agent.agent.systemMessage,
+      persona: agent.agent.persona,
+      teamSize: context.team.agents.length,
+      sensitivity: context.settings.voting_sensitivity,
+      canAnswer: withinAnswerCaps(agent, context),
+      canVote: canVote(context),
+    });
+  },
+
+  isDue(agent, context) {
+    // Restart only agents without a valid vote: after a new answer, a reset, or a failure. With
+    // deferral, nobody starts voting before every live agent has answered (step 5).
+    if (agent.vote !== undefined) return false;
+    if (agent.answerCount === 0 || !context.settings.defer_voting_until_all_answered) return true;
+    return context.team.live().every((other) => other.answerCount > 0 || other.vote !== undefined);
+  },
+
+  submit(agent, call, seenVersion, context) {
+    if (call.kind === "vote") return submitVote(agent, call, seenVersion, context);
+    if (!withinAnswerCaps(agent, context)) {
+      return {
+        status: "invalid",
+        message:
+          "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now.",
+      };
+    }
+    const refusal = refuseUnoriginal(call.content, context);
+    if (refusal !== undefined) return { status: "invalid", message: refusal };
+    return recordAnswer(agent, call.content, context);
+  },
+
+  isDone: (live) => live.every((agent) => agent.vote !== undefined),
+
+  chooseWinner(end, context) {
+    const first = firstWithAnswer(context);
+    if (first === undefined) return undefined;
+    const winner = context.team.tally()?.winner ?? first;
+    return { presenter: winner, basis: end === "timeout" ? "timeout" : "votes" };
+  },
+
+  skipPresentation: (_choice, context) => context.settings.skip_final_presentation,
+};

@@ -1,0 +1,107 @@
+/**
+ * From flags to a run ready to start, the one sequence every entry point shares (the single
+ * question, the chat, `coord serve`, `logs analyze --mode self`): the environment (with
+ * `~/.config/coord/.env` under it), the config (quick setup, `--config`, or discovery), the
+ * working-directory context, the coordination mode and the agents that take part; then the run
+ * log's options. Spec sections 1 and 4.1; COORDINATION.md "Other modes".
+ */
+import type { Config } from "../config/schema.js";
+import type { EngineModeName } from "../engine/index.js";
+import { withCwdContext, type CwdContext } from "./cwd-context.js";
+import { chooseMode, resolveConfig, type RunFlags } from "./resolve-run.js";
+import { defaultLogRoot, type RunLogOptions } from "./start-run.js";
+
+/** Environment variables, as `process.env`. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the run is prepared. */
+export interface PrepareContext {
+  cwd: string;
+  home: string;
+  /** The process environment. */
+  env: Env;
+  /** True when `env` already has `~/.config/coord/.env` merged in (a server loads it once). */
+  envLoaded?: boolean;
+}
+
+/** The flags {@link prepareRun} reads. */
+export interface PrepareFlags extends RunFlags {
+  /** `--cwd-context`: the working directory's access for this run. */
+  cwdContext?: CwdContext | undefined;
+}
+
+/** A run ready to start with `startRun`. */
+export interface PreparedRun {
+  /** The environment with `~/.config/coord/.env` under it (the environment wins). */
+  env: Env;
+  /** The config as loaded, before the working-directory context (the chat changes it per turn). */
+  baseConfig: Config;
+  /** The config to run: `baseConfig` with the working-directory context applied. */
+  config: Config;
+  /** Absolute path of the config file; undefined for quick setup. */
+  configPath: string | undefined;
+  /** Load warnings (unknown keys, ignored flags), one line each. */
+  warnings: string[];
+  mode: EngineModeName;
+  /** Indexes into `config.agents` of the agents that take part, in config order. */
+  agentIndexes: number[];
+}
+
+/**
+ * Loads the environment and the config, and chooses the mode and agents.
+ * @throws ConfigError (exit 1) for conflicting flags, an unreadable or invalid config, no config
+ *   at all, a backend this version cannot run, an unknown `--single-agent` id or coordination mode.
+ */
+export async function prepareRun(
+  flags: PrepareFlags,
+  context: PrepareContext,
+): Promise<PreparedRun> {
+  let env = context.env;
+  if (context.envLoaded !== true) {
+    const { loadEnvFiles } = await import("../config/env.js");
+    env = await loadEnvFiles({ home: context.home, env: context.env });
+  }
+  const resolved = await resolveConfig(flags, { cwd: context.cwd, home: context.home, env });
+  const config = withCwdContext(resolved.config, flags.cwdContext ?? "off", context.cwd);
+  return {
+    env,
+    baseConfig: resolved.config,
+    config,
+    configPath: resolved.path,
+    warnings: resolved.warnings,
+    ...chooseMode(config, flags),
+  };
+}
+
+/**
+ * The run log's options, or undefined for no log (`--no-logs`, `ui.logging_enabled: false`).
+ * @param options.logDir write into this existing `log_…` directory (a later turn of a session).
+ * @param options.turn the 1-based turn number; default 1.
+ */
+export function runLogOptions(
+  prepared: Pick<PreparedRun, "env" | "config">,
+  options: {
+    /** False for `--no-logs`. */
+    enabled: boolean;
+    cwd: string;
+    version: string;
+    argv: readonly string[];
+    debug: boolean;
+    /** The log root; default `COORD_LOG_DIR`, else `agent_outputs` in `cwd`. */
+    root?: string | undefined;
+    logDir?: string | undefined;
+    turn?: number | undefined;
+    onError?: ((error: Error) => void) | undefined;
+  },
+): RunLogOptions | undefined {
+  if (!options.enabled || !prepared.config.ui.logging_enabled) return undefined;
+  return {
+    root: options.root ?? defaultLogRoot(prepared.env, options.cwd),
+    ...(options.logDir !== undefined ? { logDir: options.logDir } : {}),
+    ...(options.turn !== undefined ? { turn: options.turn } : {}),
+    coordVersion: options.version,
+    cliArgs: options.argv,
+    debug: options.debug,
+    ...(options.onError ? { onError: options.onError } : {}),
+  };
+}

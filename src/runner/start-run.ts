@@ -1,0 +1,242 @@
+/**
+ * Starts a configured team on one question and hands back the live run (ARCHITECTURE.md "One
+ * idea holds it together"): builds the backends (retries, the request timeout, pricing), opens
+ * the run log, starts the engine, and publishes its events into one {@link LiveRun} whose first
+ * subscriber is the log writer. Displays, the server's response, web sockets, viewers and
+ * tracing subscribe to the same handle. The one composition shared by `coord "<question>"`,
+ * the chat, `coord serve` and `logs analyze --mode self`.
+ */
+import { basename, join, resolve } from "node:path";
+import type { Backend } from "../backends/backend.js";
+import { systemClock, type Clock } from "../clock.js";
+import type { Config } from "../config/schema.js";
+import type { EngineModeName, HistoryTurn } from "../engine/index.js";
+import type { StopReason } from "../events/events.js";
+import {
+  createLiveRun,
+  type LiveRun,
+  type RunSubscriber,
+  type SubscribeOptions,
+} from "../session/live-run.js";
+import type { RunState } from "../session/reducer.js";
+import type { LogWriter } from "../store/log-writer.js";
+
+/** Where and how to write the run log; omit for no log (`--no-logs`). */
+export interface RunLogOptions {
+  /** Log root (`agent_outputs`, or `COORD_LOG_DIR`), absolute or relative to `cwd`. */
+  root: string;
+  /** Write into this existing `log_…` directory (a later turn of a session). */
+  logDir?: string;
+  /** 1-based; default 1. */
+  turn?: number;
+  attempt?: number;
+  coordVersion: string;
+  /** Command-line arguments for execution_metadata.yaml (secrets are redacted). */
+  cliArgs: readonly string[];
+  /** Also write coord_debug.log. */
+  debug: boolean;
+  /** Called once with the first log write failure (the run goes on). */
+  onError?: (error: Error) => void;
+}
+
+/** Options of {@link startRun}. */
+export interface StartRunOptions {
+  config: Config;
+  mode: EngineModeName;
+  /** Indexes into `config.agents` of the agents that take part, in config order. */
+  agentIndexes: readonly number[];
+  question: string;
+  /** Earlier turns, oldest first. */
+  history?: readonly HistoryTurn[];
+  /** Added to every agent's system message (e.g. a chat request's system message). */
+  extraSystemMessage?: string;
+  /** Environment (merged with ~/.config/coord/.env): keys and `COORD_*` settings. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Working directory: relative model paths and log roots resolve against it. */
+  cwd: string;
+  log?: RunLogOptions | undefined;
+  /**
+   * Stops the run from outside; it ends with the reason the abort carries (`RunStopped` from
+   * the engine, a `TimeoutError`), else `interrupted`. {@link RunHandle.stop} does the same.
+   */
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** Subscribers attached before the first event (in this order, after the log writer). */
+  subscribers?: readonly RunSubscriber[];
+  /** Told when a subscriber throws (it is detached; the run goes on). */
+  onSubscriberError?: (error: unknown) => void;
+}
+
+/** A finished run. */
+export interface TeamRunResult {
+  state: RunState;
+  /** The attempt directory (`…/turn_<n>/attempt_<n>`), when logging. */
+  logDir?: string | undefined;
+  /** The `log_<YYYYMMDD>_<HHMMSS>` directory, when logging. */
+  runDir?: string | undefined;
+}
+
+/** A started run. */
+export interface RunHandle {
+  /** The live run: its state, its events so far, and subscriptions. */
+  readonly live: LiveRun;
+  /** The run's log writer, when logging (for `coord_debug.log` lines). */
+  readonly writer: LogWriter | undefined;
+  /** The attempt directory and the `log_…` directory, when logging. */
+  readonly logDir: string | undefined;
+  readonly runDir: string | undefined;
+  /** Attaches a subscriber (by default it first catches up from the start). */
+  subscribe(subscriber: RunSubscriber, options?: SubscribeOptions): () => void;
+  /** Stops the run; it ends with `run-end` of this reason (idempotent). */
+  stop(reason: StopReason): void;
+  /**
+   * Resolves once the run ended and its log is closed and its backends released. Never rejects
+   * for agent or provider failures (the state's `endReason` says how the run ended).
+   */
+  readonly done: Promise<TeamRunResult>;
+}
+
+/** Default log root: `COORD_LOG_DIR`, else `agent_outputs` in `cwd`. */
+export function defaultLogRoot(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  return env.COORD_LOG_DIR ? resolve(cwd, env.COORD_LOG_DIR) : join(cwd, "agent_outputs");
+}
+
+/**
+ * Builds the backends, opens the log and starts the engine.
+ * @throws ConfigError before any agent starts: a missing key or model file, an unusable backend.
+ * @throws the file system error when the log directory cannot be created.
+ */
+export async function startRun(options: StartRunOptions): Promise<RunHandle> {
+  const clock = options.clock ?? systemClock;
+  const backends = await createBackends(options, clock);
+  let writer: LogWriter | undefined;
+  try {
+    if (options.log) writer = await openLog(options, clock);
+  } catch (error) {
+    await closeBackends(backends);
+    throw error;
+  }
+  const { runCoordination, RunStopped, stopReasonOf } = await import("../engine/index.js");
+  const stopper = new AbortController();
+  const stop = (reason: StopReason) => {
+    if (!stopper.signal.aborted) stopper.abort(new RunStopped(reason));
+  };
+  const external = options.signal;
+  const forward = () => stop(stopReasonOf(external!));
+  if (external?.aborted) forward();
+  else external?.addEventListener("abort", forward, { once: true });
+
+  const live = createLiveRun(
+    options.onSubscriberError ? { onSubscriberError: options.onSubscriberError } : {},
+  );
+  if (writer) {
+    const log = writer;
+    live.subscribe((event, state) => log.write(event, state));
+  }
+  for (const subscriber of options.subscribers ?? []) live.subscribe(subscriber);
+
+  const { config } = options;
+  const extra = options.extraSystemMessage;
+  const events = runCoordination({
+    runId: writer ? basename(writer.logDir) : `run_${clock.now()}`,
+    question: options.question,
+    history: options.history ?? [],
+    agents: options.agentIndexes.map((index, position) => {
+      const agent = config.agents[index]!;
+      const system = [agent.system_message, extra]
+        .filter((part) => part !== undefined && part !== "")
+        .join("\n\n");
+      return {
+        id: agent.id,
+        backend: backends[position]!,
+        systemMessage: system === "" ? undefined : system,
+        temperature: agent.backend.temperature,
+        maxOutputTokens: agent.backend.max_tokens,
+      };
+    }),
+    mode: options.mode,
+    settings: config.orchestrator,
+    orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
+    clock,
+    signal: stopper.signal,
+  });
+
+  const done = (async (): Promise<TeamRunResult> => {
+    try {
+      for await (const event of events) live.publish(event);
+      live.end();
+    } catch (error) {
+      live.end(error);
+      throw error;
+    } finally {
+      external?.removeEventListener("abort", forward);
+      // Failures were reported through the log options' onError.
+      if (writer) await writer.close().catch(() => undefined);
+      await closeBackends(backends);
+    }
+    return { state: live.state, logDir: writer?.dir, runDir: writer?.logDir };
+  })();
+
+  return {
+    live,
+    writer,
+    logDir: writer?.dir,
+    runDir: writer?.logDir,
+    subscribe: (subscriber, subscribeOptions) => live.subscribe(subscriber, subscribeOptions),
+    stop,
+    done,
+  };
+}
+
+async function openLog(options: StartRunOptions, clock: Clock): Promise<LogWriter> {
+  const log = options.log!;
+  const { createLogWriter } = await import("../store/log-writer.js");
+  return createLogWriter({
+    root: resolve(options.cwd, log.root),
+    ...(log.logDir !== undefined ? { logDir: log.logDir } : {}),
+    turn: log.turn ?? 1,
+    attempt: log.attempt ?? 1,
+    now: new Date(clock.now()),
+    coordVersion: log.coordVersion,
+    question: options.question,
+    config: options.config,
+    cliArgs: log.cliArgs,
+    debug: log.debug,
+    clock,
+    ...(log.onError ? { onError: log.onError } : {}),
+  });
+}
+
+async function closeBackends(backends: readonly Backend[]): Promise<void> {
+  await Promise.allSettled(backends.map(async (backend) => backend.close?.()));
+}
+
+async function createBackends(options: StartRunOptions, clock: Clock): Promise<Backend[]> {
+  const { createBackend } = await import("../backends/registry.js");
+  const { withRetry } = await import("../backends/retry.js");
+  const { withPricing } = await import("../backends/with-pricing.js");
+  const { config } = options;
+  const requestTimeoutMs = config.timeout_settings.request_timeout_seconds * 1000;
+  const backends: Backend[] = [];
+  try {
+    // One after another: a missing key or model file fails here, before any agent starts.
+    for (const index of options.agentIndexes) {
+      const agent = config.agents[index]!;
+      const backend = await createBackend(agent, index, { env: options.env, cwd: options.cwd });
+      // A script is exact: never retried; it has no price (cost unknown). Others are priced
+      // outside the retries: only the call that finished is billed.
+      backends.push(
+        backend.type === "scripted"
+          ? backend
+          : withPricing(withRetry(backend, { clock, requestTimeoutMs })),
+      );
+    }
+  } catch (error) {
+    await closeBackends(backends);
+    throw error;
+  }
+  return backends;
+}
