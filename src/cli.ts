@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
-import { ConfigError, ExitCode } from "./errors.js";
+import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
 import { positiveInteger } from "./commands/integer-options.js";
 import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
@@ -231,15 +231,11 @@ async function readQuestionFromStdin(): Promise<string | undefined> {
   return text === "" ? undefined : text;
 }
 
-/** Prints one line for a known error and sets the exit code; unknown errors are internal. */
+/** Prints one line for coord's own errors and returns their exit code; others are internal. */
 function reportError(error: unknown): number {
-  if (error instanceof ConfigError) {
+  if (error instanceof CoordError && !(error instanceof InternalError)) {
     process.stderr.write(`coord: ${error.message}\n`);
-    return ExitCode.usage;
-  }
-  if (error instanceof Error && error.name === "EventLogError") {
-    process.stderr.write(`coord: ${error.message}\n`);
-    return ExitCode.usage;
+    return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`coord: internal error (please report it): ${message}\n`);

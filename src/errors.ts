@@ -1,10 +1,11 @@
 /**
- * The error taxonomy (STYLE.md rule 7; ARCHITECTURE.md "Exit codes"). The CLI maps these to exit
- * codes in one place (`src/commands/exit-codes.ts`); every message is one line saying what is
+ * The error taxonomy (STYLE.md rule 7; ARCHITECTURE.md "Exit codes"). Every error coord raises on
+ * purpose is a {@link CoordError} carrying its process exit code, so the CLI maps errors to exit
+ * codes in one place (`reportError` in `src/cli.ts`); every message is one line saying what is
  * wrong and what fixes it.
  */
 
-import type { RunEndReason } from "./events/events.js";
+import type { RunEndReason } from "./events/index.js";
 
 /** Process exit codes (ARCHITECTURE.md "Exit codes"). */
 export const ExitCode = {
@@ -14,7 +15,7 @@ export const ExitCode = {
   /** Execution error: every agent failed, provider error. */
   execution: 2,
   timeout: 3,
-  /** Ctrl+C. */
+  /** Ctrl+C, SIGTERM, a closed output pipe, a server shutdown. */
   interrupted: 4,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -28,8 +29,15 @@ export const EXIT_CODE_FOR_RUN_END: Record<RunEndReason, ExitCode> = {
   shutdown: ExitCode.interrupted,
 };
 
+/** The base of coord's own errors: a one-line message and the exit code it ends the CLI with. */
+export abstract class CoordError extends Error {
+  /** The process exit code when this error ends a command. */
+  abstract readonly exitCode: ExitCode;
+}
+
 /** A bad flag, a bad config file or a missing key: the user can fix it. Exit code 1. */
-export class ConfigError extends Error {
+export class ConfigError extends CoordError {
+  readonly exitCode = ExitCode.usage;
   constructor(
     message: string,
     readonly details: {
@@ -46,8 +54,18 @@ export class ConfigError extends Error {
   }
 }
 
-/** The run could not produce an answer (every agent failed). Exit code 2. */
-export class ExecutionError extends Error {
+/** A stored file coord cannot read (an event log, sessions.json): names the file. Exit code 1. */
+export class StoredFileError extends CoordError {
+  readonly exitCode = ExitCode.usage;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoredFileError";
+  }
+}
+
+/** The work could not be done (every agent failed, a provider refused). Exit code 2. */
+export class ExecutionError extends CoordError {
+  readonly exitCode = ExitCode.execution;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ExecutionError";
@@ -55,7 +73,8 @@ export class ExecutionError extends Error {
 }
 
 /** A bug in coord itself. Exit code 2, with a request to report it. */
-export class InternalError extends Error {
+export class InternalError extends CoordError {
+  readonly exitCode = ExitCode.execution;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "InternalError";

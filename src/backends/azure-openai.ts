@@ -8,7 +8,7 @@
  *   use): `POST {endpoint}/openai/deployments/{model}/chat/completions?api-version=…`.
  */
 import { createAzure } from "@ai-sdk/azure";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";

@@ -4,7 +4,7 @@
  * the tool loop, so it can run local tools, inject update messages at step boundaries
  * (COORDINATION.md step 4) and validate workflow calls the same way for every provider.
  */
-import type { Usage } from "../events/events.js";
+import type { Usage } from "../events/index.js";
 
 export type { Usage };
 

@@ -7,7 +7,7 @@
  * Provider quirks are the small named functions below (STYLE.md rule 4).
  */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { ModelRequest } from "./backend.js";
 import { composeSystemPrompt, workflowToolNames } from "./claude-code-request.js";

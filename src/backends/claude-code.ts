@@ -30,7 +30,7 @@ import type {
   SDKResultMessage,
   SDKUserMessage,
 } from "@anthropic-ai/claude-agent-sdk";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import {
   BackendError,
   isRetryableStatus,

@@ -6,7 +6,7 @@
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import type { ToolSet } from "ai";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { requireModel, type OpenAIBackendDependencies } from "./openai.js";

@@ -10,7 +10,7 @@
  */
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { ToolSet } from "ai";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import { BackendError, type Backend, type BackendChunk } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { requireModel, type OpenAIBackendDependencies } from "./openai.js";

@@ -8,7 +8,7 @@
  */
 import { createXai } from "@ai-sdk/xai";
 import type { ToolSet } from "ai";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { requireModel, type OpenAIBackendDependencies } from "./openai.js";

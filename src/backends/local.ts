@@ -33,7 +33,7 @@ import type {
   LlamaModel,
 } from "node-llama-cpp";
 import type * as NodeLlamaCpp from "node-llama-cpp";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import { BackendError } from "./backend.js";
 import type { Backend, BackendChunk, ModelRequest, StreamOptions } from "./backend.js";

@@ -5,7 +5,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { ToolSet } from "ai";
 import type { Clock } from "../clock.js";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";

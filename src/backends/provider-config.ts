@@ -5,7 +5,7 @@
  * loose {@link BackendConfig} schema keeps.
  */
 import type { ToolSet } from "ai";
-import type { BackendConfig } from "../config/schema.js";
+import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 
 /**

@@ -2,7 +2,7 @@
  * The backend registry: turns an agent's `backend` config into a {@link Backend}. Provider
  * modules are imported only when a config uses them, so `coord --help` stays fast.
  */
-import type { AgentConfig } from "../config/schema.js";
+import type { AgentConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend } from "./backend.js";
 

@@ -9,7 +9,7 @@
  */
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
-import type { ScriptedStep } from "../config/schema.js";
+import type { ScriptedStep } from "../config/index.js";
 import {
   BackendError,
   isRetryableStatus,

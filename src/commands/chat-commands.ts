@@ -6,9 +6,9 @@
  * `/sessions`.
  */
 import { stringify } from "yaml";
-import type { Config } from "../config/schema.js";
-import type { SessionRecord, TurnRecord } from "../session/sessions.js";
-import { redactSecrets } from "../store/redact-secrets.js";
+import type { Config } from "../config/index.js";
+import type { SessionRecord, TurnRecord } from "../session/index.js";
+import { redactSecrets } from "../store/index.js";
 import { formatSessionTable } from "./list-sessions.js";
 
 /** A parsed slash command, or an unknown one (with its name). */

@@ -6,20 +6,26 @@
  * {@link ChatActions}; what to show is kept in a {@link ChatViewState} store that the Ink app
  * (or the plain front-end) renders.
  */
-import type { Config } from "../config/schema.js";
+import type { Config } from "../config/index.js";
 import { ConfigError, ExitCode } from "../errors.js";
-import type { CoordEvent } from "../events/events.js";
+import type { CoordEvent } from "../events/index.js";
 import {
+  chooseMode,
+  type CwdContext,
   describeCwdContext,
   nextCwdContext,
+  type RunFlags,
+  runTeam,
   withCwdContext,
-  type CwdContext,
-} from "../runner/cwd-context.js";
-import { chooseMode, type RunFlags } from "../runner/resolve-run.js";
-import { runTeam } from "../runner/run-team.js";
-import { initialRunState, wallTimeMs, type RunState } from "../session/reducer.js";
-import type { ChatActions, ChatBlock, ChatViewState } from "../ui/terminal/chat-view.js";
-import { createStateStore, type StateStore } from "../ui/terminal/state-store.js";
+} from "../runner/index.js";
+import { initialRunState, type RunState, wallTimeMs } from "../session/index.js";
+import {
+  type ChatActions,
+  type ChatBlock,
+  type ChatViewState,
+  createStateStore,
+  type StateStore,
+} from "../ui/terminal/index.js";
 import {
   configText,
   helpText,

@@ -13,11 +13,9 @@
  */
 import { createInterface } from "node:readline";
 import { ConfigError, ExitCode } from "../errors.js";
-import type { CwdContext } from "../runner/cwd-context.js";
-import { prepareRun } from "../runner/prepare-run.js";
-import type { RunFlags } from "../runner/resolve-run.js";
-import { traceSubscriber } from "../ui/plain/trace-lines.js";
-import type { ChatBlock } from "../ui/terminal/chat-view.js";
+import { type CwdContext, prepareRun, type RunFlags } from "../runner/index.js";
+import { traceSubscriber } from "../ui/plain/index.js";
+import type { ChatBlock } from "../ui/terminal/index.js";
 import { createChatController, type ChatController } from "./chat-controller.js";
 import type { CommandIO } from "./io.js";
 import { openSession } from "./session-turns.js";

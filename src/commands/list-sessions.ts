@@ -6,7 +6,7 @@
  * prints the records as a JSON array (the {@link SessionRecord} fields) for scripts.
  */
 import { ConfigError } from "../errors.js";
-import { createSessionStore, SessionsFileError, type SessionRecord } from "../session/sessions.js";
+import { createSessionStore, type SessionRecord, SessionsFileError } from "../session/index.js";
 
 /**
  * Prints the sessions to `out`.

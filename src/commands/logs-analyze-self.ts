@@ -11,21 +11,28 @@
  */
 import { join, relative } from "node:path";
 import { ConfigError, EXIT_CODE_FOR_RUN_END, ExitCode } from "../errors.js";
-import type { CoordEvent, RunEndReason } from "../events/events.js";
-import { ANALYSIS_LOGS_DIR, ANALYSIS_REPORT_FILE } from "../logs/analysis-prompt.js";
-import { analysisQuestion, analysisReport, readQuotedFiles } from "../logs/analysis-question.js";
-import { summarizeRun } from "../logs/run-summary.js";
-import { selectRun, type RunSelection } from "../logs/select-run.js";
-import { LOGS_JSON_VERSION } from "../logs/version.js";
-import { prepareRun, runLogOptions } from "../runner/prepare-run.js";
-import { runTeam } from "../runner/run-team.js";
-import type { RunState } from "../session/reducer.js";
-import { writeFileAtomic } from "../store/atomic-write.js";
-import { readRunLog } from "../store/log-reader.js";
-import { createLiveStatus } from "../ui/plain/live-status.js";
-import { renderLogsSummary } from "../ui/plain/logs-summary.js";
-import { oneLine } from "../ui/plain/trace-lines.js";
-import { createTraceFormatter, traceText } from "../ui/plain/trace-lines.js";
+import type { CoordEvent, RunEndReason } from "../events/index.js";
+import {
+  ANALYSIS_LOGS_DIR,
+  ANALYSIS_REPORT_FILE,
+  analysisQuestion,
+  analysisReport,
+  LOGS_JSON_VERSION,
+  readQuotedFiles,
+  type RunSelection,
+  selectRun,
+  summarizeRun,
+} from "../logs/index.js";
+import { prepareRun, runLogOptions, runTeam } from "../runner/index.js";
+import type { RunState } from "../session/index.js";
+import { readRunLog, writeFileAtomic } from "../store/index.js";
+import {
+  createLiveStatus,
+  createTraceFormatter,
+  oneLine,
+  renderLogsSummary,
+  traceText,
+} from "../ui/plain/index.js";
 import type { LogsIO } from "./io.js";
 
 /** The analysis team used without `--config`. */

@@ -7,8 +7,7 @@ import { spawn } from "node:child_process";
 import { access, constants, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { ConfigError } from "../errors.js";
-import { logDirPath } from "../logs/select-run.js";
-import { LOGS_JSON_VERSION } from "../logs/version.js";
+import { logDirPath, LOGS_JSON_VERSION } from "../logs/index.js";
 import type { LogsIO } from "./io.js";
 
 /** `coord logs open --json`. `opener` is the program started, or null when none was found. */

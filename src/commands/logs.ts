@@ -11,16 +11,22 @@
 import { Command, Option } from "commander";
 import { positiveInteger } from "./integer-options.js";
 import type { LogsIO } from "./io.js";
-import { defaultLogRoot } from "../runner/run-team.js";
+import { defaultLogRoot } from "../runner/index.js";
 import { ConfigError, ExitCode } from "../errors.js";
-import { analysisPrompt, analysisPromptJson, listLogFiles } from "../logs/analysis-prompt.js";
-import { listRuns, type ListOptions } from "../logs/run-list.js";
-import { summarizeRun } from "../logs/run-summary.js";
-import { selectRun, type RunSelection } from "../logs/select-run.js";
-import { toolBreakdown, type ToolSort } from "../logs/tool-breakdown.js";
-import { readRunLog } from "../store/log-reader.js";
-import { renderLogsSummary } from "../ui/plain/logs-summary.js";
-import { renderRunList, renderToolTable } from "../ui/plain/logs-tables.js";
+import {
+  analysisPrompt,
+  analysisPromptJson,
+  listLogFiles,
+  type ListOptions,
+  listRuns,
+  type RunSelection,
+  selectRun,
+  summarizeRun,
+  toolBreakdown,
+  type ToolSort,
+} from "../logs/index.js";
+import { readRunLog } from "../store/index.js";
+import { renderLogsSummary, renderRunList, renderToolTable } from "../ui/plain/index.js";
 
 /** The sub-commands, and commander's `help`. */
 const SUBCOMMANDS = ["summary", "tools", "list", "analyze", "open", "help"];

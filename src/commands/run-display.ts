@@ -11,11 +11,14 @@
  * run's state (STYLE.md rules 1 and 3).
  */
 import { join } from "node:path";
-import type { CoordEvent } from "../events/events.js";
-import type { RunState } from "../session/reducer.js";
-import { createAutomationOutput } from "../ui/plain/automation.js";
-import { createLiveStatus, type LiveStatus } from "../ui/plain/live-status.js";
-import { traceSubscriber } from "../ui/plain/trace-lines.js";
+import type { CoordEvent } from "../events/index.js";
+import type { RunState } from "../session/index.js";
+import {
+  createAutomationOutput,
+  createLiveStatus,
+  type LiveStatus,
+  traceSubscriber,
+} from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
 
 /** Where the run is logged, told to the display before the first event. */

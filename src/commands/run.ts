@@ -9,13 +9,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { EXIT_CODE_FOR_RUN_END } from "../errors.js";
-import type { CwdContext } from "../runner/cwd-context.js";
-import { prepareRun } from "../runner/prepare-run.js";
-import type { RunFlags } from "../runner/resolve-run.js";
-import { startRun, type RunHandle } from "../runner/run-team.js";
-import type { RunState } from "../session/reducer.js";
-import { LOG_FILES } from "../store/log-writer.js";
-import { oneLine, traceSubscriber } from "../ui/plain/trace-lines.js";
+import {
+  type CwdContext,
+  prepareRun,
+  type RunFlags,
+  type RunHandle,
+  startRun,
+} from "../runner/index.js";
+import type { RunState } from "../session/index.js";
+import { LOG_FILES } from "../store/index.js";
+import { oneLine, traceSubscriber } from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
 import {

@@ -8,8 +8,8 @@
  */
 import { relative } from "node:path";
 import { ConfigError, ExitCode } from "../errors.js";
-import { defaultLogRoot } from "../runner/run-team.js";
-import type { ServedTeam } from "../server/served-team.js";
+import { defaultLogRoot } from "../runner/index.js";
+import type { ServedTeam } from "../server/index.js";
 import type { ServeIO, ServeSettings } from "./io.js";
 
 export type { ServeIO, ServeSettings };

@@ -4,22 +4,21 @@
  * session", section 4.1 `--session-id`). Shared by the single query and the chat loop.
  */
 import { stat } from "node:fs/promises";
-import type { Config } from "../config/schema.js";
+import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import { runLogOptions, type PreparedRun } from "../runner/prepare-run.js";
-import type { RunLogOptions } from "../runner/run-team.js";
-import type { RunState } from "../session/reducer.js";
+import { type PreparedRun, runLogOptions, type RunLogOptions } from "../runner/index.js";
 import {
   createSessionStore,
   historyFromTurns,
-  SessionsFileError,
   type HistoryMessage,
+  type RunState,
   type SessionRecord,
+  SessionsFileError,
   type SessionStatus,
   type SessionStore,
   type TurnRecord,
-} from "../session/sessions.js";
-import { turnRecordFromState } from "../session/turn-record.js";
+  turnRecordFromState,
+} from "../session/index.js";
 
 /** An open session: its record, its turns so far and the history they make. */
 export interface OpenSession {

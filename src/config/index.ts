@@ -39,3 +39,4 @@ export {
   UNAVAILABLE_BACKENDS,
 } from "./backend-availability.js";
 export { configJsonSchema, renderConfigJsonSchema, renderConfigReference } from "./docs.js";
+export { BACKEND_TYPES } from "./backend-types.js";

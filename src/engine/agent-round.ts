@@ -3,16 +3,10 @@
  * tool loop, update injection at step boundaries (step 4), stale-vote refusal, and up to
  * {@link MAX_ATTEMPTS} attempts at a valid workflow call (step 2).
  */
-import type {
-  Backend,
-  ChatMessage,
-  ModelRequest,
-  ToolCall,
-  ToolSpec,
-} from "../backends/backend.js";
+import type { Backend, ChatMessage, ModelRequest, ToolCall, ToolSpec } from "../backends/index.js";
 import type { Clock } from "../clock.js";
-import type { RoundOutcome } from "../events/events.js";
-import type { LocalTool } from "../tools/tool.js";
+import type { RoundOutcome } from "../events/index.js";
+import type { LocalTool } from "../tools/index.js";
 import type { Emitter } from "./emitter.js";
 import { callModel } from "./model-call.js";
 import { updateMessage, type VisibleAnswer } from "./prompts.js";

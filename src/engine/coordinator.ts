@@ -7,8 +7,8 @@
  * rounds now due and detects the end. All state changes happen synchronously between awaits, so
  * concurrent agents never see a half-applied call.
  */
-import { BackendError } from "../backends/backend.js";
-import type { LocalTool } from "../tools/tool.js";
+import { BackendError } from "../backends/index.js";
+import type { LocalTool } from "../tools/index.js";
 import { runAgentRound, type AgentRoundResult, type RoundJudge } from "./agent-round.js";
 import type { CoordinationEnd, CoordinationModeSpec, ModeContext } from "./modes/index.js";
 import { coordinationUserMessage, type HistoryTurn } from "./prompts.js";

@@ -3,7 +3,7 @@
  * The engine pushes synchronously; a slow consumer only grows the buffer, it never reorders.
  */
 import type { Clock } from "../clock.js";
-import { EVENT_SCHEMA_VERSION, type CoordEvent, type EventBody } from "../events/events.js";
+import { type CoordEvent, EVENT_SCHEMA_VERSION, type EventBody } from "../events/index.js";
 
 /** The engine's side of the stream. */
 export interface Emitter {

@@ -9,8 +9,13 @@
  * `tool-result`; the retry wrapper's notices become `retry` events and provider warnings
  * `warning` events, so the log holds everything the user was told.
  */
-import type { Backend, ModelRequest, ToolCall, Usage } from "../backends/backend.js";
-import { emptyUsage } from "../backends/backend.js";
+import {
+  type Backend,
+  emptyUsage,
+  type ModelRequest,
+  type ToolCall,
+  type Usage,
+} from "../backends/index.js";
 import type { Clock } from "../clock.js";
 import type { Emitter } from "./emitter.js";
 

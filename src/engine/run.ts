@@ -8,8 +8,8 @@
  */
 import { setMaxListeners } from "node:events";
 import type { Clock } from "../clock.js";
-import type { CoordEvent, RunEndReason, StopReason } from "../events/events.js";
-import type { LocalTool } from "../tools/tool.js";
+import type { CoordEvent, RunEndReason, StopReason } from "../events/index.js";
+import type { LocalTool } from "../tools/index.js";
 import { Coordinator } from "./coordinator.js";
 import { createEmitter, type Emitter } from "./emitter.js";
 import {

@@ -2,7 +2,7 @@
  * Named scripted scenarios of COORDINATION.md, shared by the engine tests and the benchmarks.
  * Each maps agent ids (config order) to the steps their backend plays.
  */
-import type { ScriptedStep } from "../backends/scripted.js";
+import type { ScriptedStep } from "../backends/index.js";
 
 type Scripts = Record<string, ScriptedStep[]>;
 

@@ -3,7 +3,7 @@
  * the run with the right `run-end.reason` (`timeout`, `interrupted`, `shutdown`) and no caller
  * has to work it out again from its own signal.
  */
-import type { StopReason } from "../events/events.js";
+import type { StopReason } from "../events/index.js";
 
 /** The abort reason that stops a run with `reason`: `controller.abort(new RunStopped("shutdown"))`. */
 export class RunStopped extends Error {

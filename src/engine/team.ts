@@ -2,7 +2,7 @@
  * The team's shared state during coordination: each agent's answer, vote and liveness, the
  * answer set and its version, and the tally (COORDINATION.md steps 3 and 6).
  */
-import type { Backend } from "../backends/backend.js";
+import type { Backend } from "../backends/index.js";
 import type { AttributedAnswer, AttributedVote, VisibleAnswer } from "./prompts.js";
 
 /** One agent as the engine is given it. */

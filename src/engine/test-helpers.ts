@@ -6,9 +6,9 @@ import {
   createScriptedBackend,
   type ScriptedBackend,
   type ScriptedStep,
-} from "../backends/scripted.js";
+} from "../backends/index.js";
 import { createVirtualClock, type Clock } from "../clock.js";
-import type { CoordEvent } from "../events/events.js";
+import type { CoordEvent } from "../events/index.js";
 import { runCoordination, type RunCoordinationOptions } from "./run.js";
 
 /** Default orchestrator settings (the config schema's defaults). */

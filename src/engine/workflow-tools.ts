@@ -3,7 +3,7 @@
  * must end in exactly one of them; other tools run inside the round. Which of them a round may
  * use is the coordination mode's choice (`./modes/mode.ts` `workflowToolNames`).
  */
-import type { ToolCall, ToolSpec } from "../backends/backend.js";
+import type { ToolCall, ToolSpec } from "../backends/index.js";
 
 export const NEW_ANSWER = "new_answer";
 export const VOTE = "vote";

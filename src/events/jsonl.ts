@@ -3,14 +3,18 @@
  * newline-terminated, append-only. STYLE.md rule 2 and 11: the reader accepts only schema
  * versions it knows and says which version it found otherwise.
  */
+import { StoredFileError } from "../errors.js";
 import { CoordEventSchema, EVENT_SCHEMA_VERSION, type CoordEvent } from "./events.js";
 import { upgradeV1Event } from "./upgrade-v1.js";
 
 /** Schema versions this reader accepts; older ones are upgraded to {@link EVENT_SCHEMA_VERSION}. */
 export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, EVENT_SCHEMA_VERSION];
 
-/** Thrown when a stored event cannot be read: unknown schema version or malformed content. */
-export class EventLogError extends Error {
+/**
+ * Thrown when a stored event cannot be read: unknown schema version or malformed content (exit
+ * code 1, like every unreadable stored file).
+ */
+export class EventLogError extends StoredFileError {
   constructor(
     message: string,
     /** 1-based line number in the file, when known. */

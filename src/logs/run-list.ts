@@ -5,16 +5,17 @@
  * cost add up the latest attempt of each turn; the question is the first turn's.
  */
 import { join } from "node:path";
-import { toMetricsJson } from "../session/reducer.js";
+import { toMetricsJson } from "../session/index.js";
 import {
   attemptDirName,
   listAttempts,
   listLogDirs,
   listTurns,
-  turnDirName,
   type LogDirEntry,
-} from "../store/log-dir.js";
-import { readRunLog, type RunLog } from "../store/log-reader.js";
+  readRunLog,
+  type RunLog,
+  turnDirName,
+} from "../store/index.js";
 import type { RunStatus } from "./run-summary.js";
 import { LOGS_JSON_VERSION } from "./version.js";
 

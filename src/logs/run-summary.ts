@@ -7,9 +7,9 @@
  *
  * The JSON form (`--json`) is exactly {@link LogsSummaryJson}; docs/logs.md documents it.
  */
-import type { CoordEvent, RunEndReason } from "../events/events.js";
-import { toMetricsJson, type MetricsCountersJson, type MetricsJson } from "../session/reducer.js";
-import type { RunLog } from "../store/log-reader.js";
+import type { CoordEvent, RunEndReason } from "../events/index.js";
+import { type MetricsCountersJson, type MetricsJson, toMetricsJson } from "../session/index.js";
+import type { RunLog } from "../store/index.js";
 import type { SelectedRun } from "./select-run.js";
 import { sortTools, type ToolRowJson } from "./tool-breakdown.js";
 import { LOGS_JSON_VERSION } from "./version.js";

@@ -11,7 +11,7 @@ import {
   listTurns,
   resolveAttemptDir,
   turnDirName,
-} from "../store/log-dir.js";
+} from "../store/index.js";
 
 /** What the user asked for. */
 export interface RunSelection {

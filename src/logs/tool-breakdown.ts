@@ -3,8 +3,8 @@
  * failures, total and mean execution time, from the reducer's counters as rendered in
  * metrics.json (`totals.tools`), sorted by execution time or by call count, with a total row.
  */
-import { toMetricsJson, type MetricsCountersJson } from "../session/reducer.js";
-import type { RunLog } from "../store/log-reader.js";
+import { type MetricsCountersJson, toMetricsJson } from "../session/index.js";
+import type { RunLog } from "../store/index.js";
 import { LOGS_JSON_VERSION } from "./version.js";
 import type { SelectedRun } from "./select-run.js";
 

@@ -3,7 +3,7 @@
  * off, read-only or read-write access for the agents to the current directory, set as an entry
  * of `orchestrator.context_paths` for the next run.
  */
-import type { Config } from "../config/schema.js";
+import type { Config } from "../config/index.js";
 
 /** `off`, `read` (read-only) or `write` (read-write). */
 export type CwdContext = "off" | "read" | "write";

@@ -5,7 +5,7 @@
  * working-directory context, the coordination mode and the agents that take part; then the run
  * log's options. Spec sections 1 and 4.1; COORDINATION.md "Other modes".
  */
-import type { Config } from "../config/schema.js";
+import type { Config } from "../config/index.js";
 import type { EngineModeName } from "../engine/index.js";
 import { withCwdContext, type CwdContext } from "./cwd-context.js";
 import { chooseMode, resolveConfig, type RunFlags } from "./resolve-run.js";

@@ -3,7 +3,7 @@
  * discovery), which coordination mode, and which agents. Spec section 1 "Configuration
  * discovery", section 4.1, section 7; COORDINATION.md "Other modes".
  */
-import type { Config } from "../config/schema.js";
+import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 
 /** The flags of `coord [OPTIONS] "<question>"` this module reads. */

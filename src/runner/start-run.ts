@@ -7,19 +7,19 @@
  * the chat, `coord serve` and `logs analyze --mode self`.
  */
 import { basename, join, resolve } from "node:path";
-import type { Backend } from "../backends/backend.js";
+import type { Backend } from "../backends/index.js";
 import { systemClock, type Clock } from "../clock.js";
-import type { Config } from "../config/schema.js";
+import type { Config } from "../config/index.js";
 import type { EngineModeName, HistoryTurn } from "../engine/index.js";
-import type { StopReason } from "../events/events.js";
+import type { StopReason } from "../events/index.js";
 import {
   createLiveRun,
   type LiveRun,
+  type RunState,
   type RunSubscriber,
   type SubscribeOptions,
-} from "../session/live-run.js";
-import type { RunState } from "../session/reducer.js";
-import type { LogWriter } from "../store/log-writer.js";
+} from "../session/index.js";
+import type { LogWriter } from "../store/index.js";
 
 /** Where and how to write the run log; omit for no log (`--no-logs`). */
 export interface RunLogOptions {

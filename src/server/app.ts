@@ -17,7 +17,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId, type RequestIdVariables } from "hono/request-id";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { RunState } from "../session/reducer.js";
+import type { RunState } from "../session/index.js";
 import { ApiError } from "./api-error.js";
 import { runChatCompletion } from "./chat-completion.js";
 import { parseJsonBody, readChatRequest } from "./chat-request.js";

@@ -7,10 +7,9 @@
 import { randomBytes } from "node:crypto";
 import { relative } from "node:path";
 import { stopReasonOf } from "../engine/index.js";
-import { runLogOptions } from "../runner/prepare-run.js";
-import { startRun, type RunHandle } from "../runner/run-team.js";
-import type { RunState } from "../session/reducer.js";
-import { oneLine, traceSubscriber } from "../ui/plain/trace-lines.js";
+import { type RunHandle, runLogOptions, startRun } from "../runner/index.js";
+import type { RunState } from "../session/index.js";
+import { oneLine, traceSubscriber } from "../ui/plain/index.js";
 import { ApiError } from "./api-error.js";
 import type { ChatRequest } from "./chat-request.js";
 import type { ServedTeam } from "./served-team.js";

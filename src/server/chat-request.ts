@@ -4,7 +4,7 @@
  * before it), and the system messages (added to every agent's system message). Every problem is
  * an {@link ApiError} 400 naming the field at fault (`messages[2].content`).
  */
-import type { HistoryTurn } from "../engine/prompts.js";
+import type { HistoryTurn } from "../engine/index.js";
 import { ApiError, invalidRequest } from "./api-error.js";
 
 /** A validated chat-completions request. */

@@ -6,10 +6,9 @@
  */
 import { homedir } from "node:os";
 import { basename, extname } from "node:path";
-import type { Config } from "../config/schema.js";
+import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import { prepareRun, type PrepareFlags } from "../runner/prepare-run.js";
-import type { ModeChoice } from "../runner/resolve-run.js";
+import { type ModeChoice, type PrepareFlags, prepareRun } from "../runner/index.js";
 import { invalidRequest } from "./api-error.js";
 
 /** A team ready to run: its config, mode and agents, and the model id it is served as. */

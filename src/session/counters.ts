@@ -4,7 +4,7 @@
  *
  * Units: token counts are tokens, `*Ms` fields are milliseconds.
  */
-import type { EventOf, RoundOutcome, Usage } from "../events/events.js";
+import type { EventOf, RoundOutcome, Usage } from "../events/index.js";
 
 /**
  * Model usage summed over calls. Tokens are tokens; `modelCallMs` and `ttftMsTotal` are ms;

@@ -8,7 +8,7 @@
  * Pure and synchronous: no IO, no clock. The runner (`src/runner/`) pumps the engine's events in
  * with {@link LiveRunSource.publish}.
  */
-import type { CoordEvent } from "../events/events.js";
+import type { CoordEvent } from "../events/index.js";
 import { initialRunState, reduceRun, type RunState } from "./reducer.js";
 
 /** Receives each event with the state after it. Must not throw (a throwing one is detached). */

@@ -2,7 +2,7 @@
  * metrics.json: the usage summary the log writer writes when a run closes, rendered from the
  * reducer's {@link RunState} by {@link toMetricsJson} (ARCHITECTURE.md "Files on disk").
  */
-import type { CoordinationMode, RoundOutcome, RunEndReason } from "../events/events.js";
+import type { CoordinationMode, RoundOutcome, RunEndReason } from "../events/index.js";
 import type { Counters } from "./counters.js";
 import { wallTimeMs, type AgentStatus, type RunState } from "./run-state.js";
 import { SUMMARY_SCHEMA_VERSION, usageSummaryJson, type UsageSummaryJson } from "./status-json.js";

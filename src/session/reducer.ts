@@ -12,7 +12,7 @@
  * status.json / metrics.json renderings in status-json.ts / metrics-json.ts; this module
  * re-exports them all.
  */
-import type { CoordEvent, EventOf, RoundOutcome } from "../events/events.js";
+import type { CoordEvent, EventOf, RoundOutcome } from "../events/index.js";
 import { addRetry, addRound, addTool, addUsage, ZERO_COUNTERS, type Counters } from "./counters.js";
 import {
   initialRunState,

@@ -5,7 +5,7 @@
  * Units: `*At` fields are milliseconds since the Unix epoch (parsed from event `time`), `*Ms`
  * fields are milliseconds, token counts are tokens.
  */
-import type { CoordinationMode, EventOf, RunEndReason } from "../events/events.js";
+import type { CoordinationMode, EventOf, RunEndReason } from "../events/index.js";
 import { ZERO_COUNTERS, type Counters } from "./counters.js";
 
 /** How far the run has got. `starting` until the first round, `presenting` from the winner. */

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
 import { EventLogError, parseEventLog, type CoordEvent } from "../events/index.js";
-import { replay, type MetricsJson, type RunState, type StatusJson } from "../session/reducer.js";
+import { type MetricsJson, replay, type RunState, type StatusJson } from "../session/index.js";
 
 /** One attempt of a run, as read from disk. */
 export interface RunLog {

@@ -3,7 +3,7 @@
  * (COORDINATION.md step 2). The engine runs these in its own tool loop and reports each call as
  * `tool-call` / `tool-result` events with its duration.
  */
-import type { ToolSpec } from "../backends/backend.js";
+import type { ToolSpec } from "../backends/index.js";
 
 export interface LocalTool {
   spec: ToolSpec;

@@ -6,10 +6,10 @@
  *
  * A mode is a plain object; `./index.ts` is the registry that maps a mode name to it.
  */
-import type { ToolSpec } from "../../backends/backend.js";
+import type { ToolSpec } from "../../backends/index.js";
 import type { Clock } from "../../clock.js";
-import type { EventOf } from "../../events/events.js";
-import type { OrchestratorConfig } from "../../config/schema.js";
+import type { EventOf } from "../../events/index.js";
+import type { OrchestratorConfig } from "../../config/index.js";
 import type { SubmitResult } from "../agent-round.js";
 import type { Emitter } from "../emitter.js";
 import type { AgentState, Team } from "../team.js";

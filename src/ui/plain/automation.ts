@@ -15,7 +15,7 @@
  *
  * The exit code says how the run ended (ARCHITECTURE.md "Exit codes"); errors go to stderr.
  */
-import { wallTimeMs, type RunState } from "../../session/reducer.js";
+import { type RunState, wallTimeMs } from "../../session/index.js";
 import { oneLine } from "./trace-lines.js";
 
 /** The automation lines of one run. */

@@ -5,7 +5,7 @@
  * (STYLE.md rule 3); redraws are throttled. The full Ink interface is a separate component;
  * this is the dependable fallback that never touches stdout.
  */
-import { costUsdOf, type AgentState, type RunState } from "../../session/reducer.js";
+import { type AgentState, costUsdOf, type RunState } from "../../session/index.js";
 import { oneLine } from "./trace-lines.js";
 
 /** Where the block is drawn: a TTY stream. */

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { oneLine } from "./trace-lines.js";
-import type { LogsSummaryJson, RoundsJson, SummaryAgentJson } from "../../logs/run-summary.js";
+import type { LogsSummaryJson, RoundsJson, SummaryAgentJson } from "../../logs/index.js";
 import {
   formatCost,
   formatCount,

@@ -3,8 +3,7 @@
  * data of src/logs/tool-breakdown.ts and src/logs/run-list.ts; nothing is computed here.
  */
 import { sep } from "node:path";
-import type { LogsListJson } from "../../logs/run-list.js";
-import type { LogsToolsJson } from "../../logs/tool-breakdown.js";
+import type { LogsListJson, LogsToolsJson } from "../../logs/index.js";
 import { displayPath } from "./logs-summary.js";
 import { oneLine } from "./trace-lines.js";
 import { formatCost, formatCount, formatDuration, renderTable } from "./text-table.js";

@@ -8,7 +8,7 @@
  *
  * Used by `--no-display` progress on stderr and by the HTTP server's `reasoning_content`.
  */
-import type { CoordEvent, EventOf } from "../../events/events.js";
+import type { CoordEvent, EventOf } from "../../events/index.js";
 
 /** Collapses whitespace runs (newlines included) so an entry stays on one line. */
 export function oneLine(text: string, maxLength = Infinity): string {

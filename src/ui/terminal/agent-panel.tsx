@@ -6,7 +6,7 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import type { AgentState } from "../../session/reducer.js";
+import type { AgentState } from "../../session/index.js";
 import { statusColor, statusMark, statusText, tailLines, toolSummary } from "./format.js";
 
 /** Props of {@link AgentPanel}. */

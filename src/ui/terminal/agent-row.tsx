@@ -5,7 +5,7 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import type { AgentState } from "../../session/reducer.js";
+import type { AgentState } from "../../session/index.js";
 import { oneLine, statusColor, statusMark, statusText } from "./format.js";
 
 /** Props of {@link AgentRow}. */

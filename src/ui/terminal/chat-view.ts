@@ -3,7 +3,7 @@
  * it): printed blocks, the live run's reducer state, and the status bar's facts; plus the actions
  * the keys and the input line trigger.
  */
-import type { RunState } from "../../session/reducer.js";
+import type { RunState } from "../../session/index.js";
 
 /** A block of output printed once above the live region (and kept in the scrollback). */
 export interface ChatBlock {

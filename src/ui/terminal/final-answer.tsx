@@ -4,7 +4,7 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import type { RunState } from "../../session/reducer.js";
+import type { RunState } from "../../session/index.js";
 import { tailLines } from "./format.js";
 
 /** Props of {@link FinalAnswer}. */

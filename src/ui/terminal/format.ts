@@ -2,8 +2,8 @@
  * Text helpers of the terminal UI: status words, times, token counts, and the tail of streamed
  * text cut to a panel. Pure functions of the reducer's state (STYLE.md rule 3).
  */
-import { costUsdOf, type AgentState, type Counters, type RunState } from "../../session/reducer.js";
-import { oneLine } from "../plain/trace-lines.js";
+import { type AgentState, costUsdOf, type Counters, type RunState } from "../../session/index.js";
+import { oneLine } from "../plain/index.js";
 
 /** Workflow tools: shown as the agent's status, not in its tool list. */
 const WORKFLOW_TOOLS = new Set(["new_answer", "vote", "stop"]);

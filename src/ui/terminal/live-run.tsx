@@ -7,7 +7,7 @@
  */
 import { Box, render } from "ink";
 import { useSyncExternalStore, type ReactElement } from "react";
-import { initialRunState, type RunState } from "../../session/reducer.js";
+import { initialRunState, type RunState } from "../../session/index.js";
 import { RunView } from "./run-view.js";
 import { createStateStore, type StateStore } from "./state-store.js";
 import { useTerminalSize } from "./use-terminal-size.js";

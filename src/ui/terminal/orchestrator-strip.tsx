@@ -5,7 +5,7 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import { wallTimeMs, type RunState } from "../../session/reducer.js";
+import { type RunState, wallTimeMs } from "../../session/index.js";
 import { costUsd, formatCost, formatElapsed, formatTokens, totalTokens } from "./format.js";
 import { VoteTally } from "./vote-tally.js";
 

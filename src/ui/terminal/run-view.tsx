@@ -5,7 +5,7 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import type { RunState } from "../../session/reducer.js";
+import type { RunState } from "../../session/index.js";
 import { AgentPanel } from "./agent-panel.js";
 import { AgentRow } from "./agent-row.js";
 import { FinalAnswer } from "./final-answer.js";

@@ -3,8 +3,8 @@
  * shared reducer (STYLE.md rule 3). `teamState(n)` starts a run of `n` agents; `step` applies
  * event bodies with a fixed clock (1 s apart from 2025-01-01T00:00:00Z).
  */
-import type { CoordEvent, EventBody } from "../../events/events.js";
-import { initialRunState, reduceRun, type RunState } from "../../session/reducer.js";
+import type { CoordEvent, EventBody } from "../../events/index.js";
+import { initialRunState, reduceRun, type RunState } from "../../session/index.js";
 
 const START = Date.parse("2025-01-01T00:00:00.000Z");
 

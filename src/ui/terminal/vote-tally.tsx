@@ -4,7 +4,7 @@
  */
 import { Text } from "ink";
 import type { ReactElement } from "react";
-import type { RunState } from "../../session/reducer.js";
+import type { RunState } from "../../session/index.js";
 import { liveAgents, voteTally } from "./format.js";
 
 /** One line: the winner when there is one, else the tally; null before any vote. */

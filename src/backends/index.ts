@@ -1,0 +1,14 @@
+/**
+ * The backends layer's public API (ARCHITECTURE.md "backends/"): the one Backend interface, its error, and the scripted backend. Provider backends and the registry are loaded lazily with `import("./registry.js")`.
+ */
+export {
+  type Backend,
+  BackendError,
+  type ChatMessage,
+  emptyUsage,
+  type ModelRequest,
+  type ToolCall,
+  type ToolSpec,
+  type Usage,
+} from "./backend.js";
+export { createScriptedBackend, type ScriptedBackend, type ScriptedStep } from "./scripted.js";

@@ -1,0 +1,21 @@
+/**
+ * `coord logs` as data (ARCHITECTURE.md "commands/" → logs): run selection, summaries, tool breakdowns, run lists and analysis prompts, all pure over the stored logs.
+ */
+export {
+  ANALYSIS_LOGS_DIR,
+  ANALYSIS_REPORT_FILE,
+  analysisPrompt,
+  analysisPromptJson,
+  listLogFiles,
+} from "./analysis-prompt.js";
+export { analysisQuestion, analysisReport, readQuotedFiles } from "./analysis-question.js";
+export { type ListOptions, listRuns, type LogsListJson } from "./run-list.js";
+export {
+  type LogsSummaryJson,
+  type RoundsJson,
+  summarizeRun,
+  type SummaryAgentJson,
+} from "./run-summary.js";
+export { logDirPath, type RunSelection, selectRun } from "./select-run.js";
+export { type LogsToolsJson, toolBreakdown, type ToolSort } from "./tool-breakdown.js";
+export { LOGS_JSON_VERSION } from "./version.js";

@@ -1,0 +1,19 @@
+/**
+ * The runner's public API: from flags to a prepared run (`prepareRun`), and starting it (`startRun`, `runTeam`) as a live run with many subscribers.
+ */
+export {
+  type CwdContext,
+  describeCwdContext,
+  nextCwdContext,
+  parseCwdContext,
+  withCwdContext,
+} from "./cwd-context.js";
+export { type PreparedRun, type PrepareFlags, prepareRun, runLogOptions } from "./prepare-run.js";
+export { chooseMode, type ModeChoice, type RunFlags } from "./resolve-run.js";
+export {
+  defaultLogRoot,
+  type RunHandle,
+  type RunLogOptions,
+  runTeam,
+  startRun,
+} from "./run-team.js";

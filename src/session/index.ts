@@ -1,0 +1,35 @@
+/**
+ * The session layer's public API (ARCHITECTURE.md "session/"): the live run and its one reducer, the view model and its JSON renderings, and the memory-sessions registry.
+ */
+export {
+  createLiveRun,
+  type LiveRun,
+  type RunSubscriber,
+  type SubscribeOptions,
+} from "./live-run.js";
+export { toMetricsJson } from "./metrics-json.js";
+export {
+  type AgentState,
+  costUsdOf,
+  type Counters,
+  initialRunState,
+  type MetricsCountersJson,
+  type MetricsJson,
+  reduceRun,
+  replay,
+  type RunState,
+  type StatusJson,
+  wallTimeMs,
+} from "./reducer.js";
+export {
+  createSessionStore,
+  historyFromTurns,
+  type HistoryMessage,
+  type SessionRecord,
+  SessionsFileError,
+  type SessionStatus,
+  type SessionStore,
+  type TurnRecord,
+} from "./sessions.js";
+export { toStatusJson } from "./status-json.js";
+export { turnRecordFromState } from "./turn-record.js";

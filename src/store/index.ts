@@ -1,0 +1,17 @@
+/**
+ * The store's public API (ARCHITECTURE.md "store/"): the run log directory layout, its writer (a live-run subscriber) and reader, atomic writes and secret redaction.
+ */
+export { writeFileAtomic } from "./atomic-write.js";
+export {
+  attemptDirName,
+  findLatestLogDir,
+  listAttempts,
+  listLogDirs,
+  listTurns,
+  type LogDirEntry,
+  resolveAttemptDir,
+  turnDirName,
+} from "./log-dir.js";
+export { readRunLog, type RunLog } from "./log-reader.js";
+export { LOG_FILES, type LogWriter } from "./log-writer.js";
+export { redactSecrets } from "./redact-secrets.js";

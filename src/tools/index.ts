@@ -1,0 +1,4 @@
+/**
+ * Tools that run inside rounds (ARCHITECTURE.md "tools/").
+ */
+export { type LocalTool } from "./tool.js";

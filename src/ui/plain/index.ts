@@ -1,0 +1,8 @@
+/**
+ * Plain-text renderers (ARCHITECTURE.md "ui/"): trace lines, the live status block, automation lines and the `coord logs` tables. Every one renders from events and the run state.
+ */
+export { createAutomationOutput } from "./automation.js";
+export { createLiveStatus, type LiveStatus } from "./live-status.js";
+export { renderLogsSummary } from "./logs-summary.js";
+export { renderRunList, renderToolTable } from "./logs-tables.js";
+export { createTraceFormatter, oneLine, traceSubscriber, traceText } from "./trace-lines.js";

@@ -1,0 +1,84 @@
+/**
+ * The folder contract is enforced by lint, not by good intentions (ARCHITECTURE.md "Allowed
+ * imports"; issue "The run as one stream", item 5): ESLint, with the project's own config, fails
+ * on a file in src/engine/ that imports the runner or node:fs, on a cross-folder import that
+ * bypasses a folder's index.ts, and on session/ importing store/; the same imports through an
+ * allowed path pass.
+ */
+import { ESLint } from "eslint";
+import { describe, expect, test } from "vitest";
+import { REPO_ROOT } from "./support/cli.js";
+
+/** The in-memory files linted below (the type-aware parser's project service is shared). */
+const FIXTURES = [
+  "src/engine/lint-fixture.ts",
+  "src/store/lint-fixture.ts",
+  "src/session/lint-fixture.ts",
+];
+
+/** Lints `code` as if it were the file `path` (one of {@link FIXTURES}). */
+async function lint(path: string, code: string): Promise<Array<{ rule: string; message: string }>> {
+  const eslint = new ESLint({
+    cwd: REPO_ROOT,
+    // The files exist only in memory: let the type-aware parser take them outside the tsconfig.
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: { allowDefaultProject: FIXTURES } } },
+    },
+  });
+  const [result] = await eslint.lintText(code, { filePath: `${REPO_ROOT}${path}` });
+  return (result?.messages ?? []).map((message) => ({
+    rule: message.ruleId ?? "(parse)",
+    message: message.message,
+  }));
+}
+
+describe("the folder contract, by lint", () => {
+  test("engine/ importing runner/ fails with the boundary message", async () => {
+    const messages = await lint(
+      "src/engine/lint-fixture.ts",
+      'import { runTeam } from "../runner/index.js";\nexport const used = runTeam;\n',
+    );
+    expect(messages).toEqual([
+      {
+        rule: "no-restricted-imports",
+        message: expect.stringContaining(
+          'ARCHITECTURE.md "Allowed imports": src/engine/ may not import from src/runner/.',
+        ) as unknown as string,
+      },
+    ]);
+  }, 60_000);
+
+  test("engine/ importing node:fs fails: the engine does no I/O", async () => {
+    const messages = await lint(
+      "src/engine/lint-fixture.ts",
+      'import { readFileSync } from "node:fs";\nexport const used = readFileSync;\n',
+    );
+    expect(messages.map((entry) => entry.rule)).toEqual(["no-restricted-imports"]);
+    expect(messages[0]?.message).toContain("STYLE.md rule 1: the engine does no I/O");
+  }, 60_000);
+
+  test("a cross-folder import that bypasses index.ts fails; through index.ts it passes", async () => {
+    const deep = await lint(
+      "src/store/lint-fixture.ts",
+      'import { reduceRun } from "../session/reducer.js";\nexport const used = reduceRun;\n',
+    );
+    expect(deep.map((entry) => entry.message)).toEqual([
+      expect.stringContaining("Reach src/session/ through its index.ts") as unknown as string,
+    ]);
+    const viaIndex = await lint(
+      "src/store/lint-fixture.ts",
+      'import { reduceRun } from "../session/index.js";\nexport const used = reduceRun;\n',
+    );
+    expect(viaIndex).toEqual([]);
+  }, 60_000);
+
+  test("session/ may not import store/ (no folder cycle)", async () => {
+    const messages = await lint(
+      "src/session/lint-fixture.ts",
+      'import { writeFileAtomic } from "../store/index.js";\nexport const used = writeFileAtomic;\n',
+    );
+    expect(messages.map((entry) => entry.message)).toEqual([
+      expect.stringContaining("src/session/ may not import from src/store/") as unknown as string,
+    ]);
+  }, 60_000);
+});
