@@ -1,6 +1,6 @@
 /**
- * The orchestrator strip: `coord · voting · coordinating │ answers 3 │ 12.4 s │ 3.2k tokens │ $0.01`,
- * then the vote tally or the winner. Renders only from the reducer's {@link RunState}; `now`
+ * The orchestrator strip: `coord · voting · coordinating │ answers 3 │ 12.4 s │ 3.2k tokens │ $0.01`
+ * (and provider retries and warnings when there are any), then the vote tally or the winner. Renders only from the reducer's {@link RunState}; `now`
  * drives the elapsed time while the run goes on.
  */
 import { Box, Text } from "ink";
@@ -42,6 +42,12 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
     formatElapsed(elapsed),
     `${formatTokens(totalTokens(state.totals))} tokens`,
     ...(cost !== undefined ? [formatCost(cost)] : []),
+    ...(state.totals.retries > 0
+      ? [`${state.totals.retries} ${state.totals.retries === 1 ? "retry" : "retries"}`]
+      : []),
+    ...(state.warnings.length > 0
+      ? [`⚠ ${state.warnings.length} warning${state.warnings.length === 1 ? "" : "s"} (coord logs)`]
+      : []),
   ];
   const title = (
     <>

@@ -136,6 +136,29 @@ describe("votes, winner and the final answer", () => {
     expect(frame).not.toContain("╭");
   });
 
+  test("provider retries and warnings show in the strip", () => {
+    const state = step(
+      teamState(2),
+      {
+        type: "retry",
+        agentId: "alice",
+        round: 1,
+        attempt: 1,
+        waitMs: 7000,
+        status: 429,
+        errorKind: "http",
+        reason: "Rate limit reached",
+      },
+      {
+        type: "warning",
+        agentId: "bob",
+        source: "claude/claude-sonnet-4-5",
+        message: "temperature is not supported and was ignored",
+      },
+    );
+    expect(lines(view(state))[0]).toMatch(/│ 1 retry │ ⚠ 1 warning \(coord logs\)$/);
+  });
+
   test("an interrupted run says so in the strip and in the agents", () => {
     const state = step(teamState(2), { type: "run-end", reason: "interrupted", durationMs: 2000 });
     const frame = view(state);
