@@ -22,7 +22,7 @@ const boundaries = {
   "src/backends/**": ["engine", "store", "ui", "server", "commands"],
   "src/config/**": ["engine", "store", "ui", "server", "commands"],
   "src/store/**": ["engine", "ui", "server", "commands"],
-  "src/session/**": ["engine", "ui", "server", "commands", "backends", "runner"],
+  "src/session/**": ["engine", "store", "ui", "server", "commands", "backends", "runner"],
   "src/runner/**": ["ui", "server", "commands"],
   "src/logs/**": ["engine", "backends", "tools", "ui", "server", "commands", "runner"],
 };

@@ -7,6 +7,7 @@ import { stat } from "node:fs/promises";
 import type { Config } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
 import { defaultLogRoot, type RunLogOptions } from "../runner/run-team.js";
+import { FileLockError } from "../session/file-lock.js";
 import type { RunState } from "../session/reducer.js";
 import {
   createSessionStore,
@@ -39,7 +40,7 @@ const RECENT_IDS = 5;
 /**
  * Opens the session named by `sessionId` (or the config's `session_id`), else registers a new one.
  * @throws ConfigError (exit 1) for an unknown id, listing the most recent ids, or for an
- *   unreadable sessions.json.
+ *   unreadable sessions.json, or one another process keeps locked.
  */
 export async function openSession(options: {
   home: string;
@@ -81,7 +82,8 @@ export async function openSession(options: {
     });
     return { store, record, turns: [], history: [], continued: false };
   } catch (error) {
-    if (error instanceof SessionsFileError) throw new ConfigError(error.message);
+    if (error instanceof SessionsFileError || error instanceof FileLockError)
+      throw new ConfigError(error.message);
     throw error;
   }
 }

@@ -4,16 +4,18 @@
  * `_3`, … when that second is taken).
  *
  * - `~/.coord/sessions.json`: the registry, `{version: 1, sessions: SessionRecord[]}`, rewritten
- *   atomically (temp file + rename) under a lock directory, so a reader never sees half a file
- *   and two coord processes do not lose each other's updates.
+ *   atomically (`write-file-atomic`: temp file + rename) under a cross-process lock
+ *   (file-lock.ts), so a reader never sees half a file and two coord processes do not lose each
+ *   other's updates.
  * - `~/.coord/sessions/<id>/turn_<n>.json`: one {@link TurnRecord} per turn (question, final
  *   answer, winner, times), written atomically; the history a continued session feeds the agents.
  *
  * Paths come from the injected `home`; times from the injected `now` (STYLE.md rule 9).
  */
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../store/atomic-write.js";
+import writeFileAtomic from "write-file-atomic";
+import { withFileLock } from "./file-lock.js";
 
 /** Registry file format version. A reader refuses versions it does not know. */
 export const SESSIONS_FILE_VERSION = 1;
@@ -115,15 +117,11 @@ export interface SessionStore {
   turns(id: string): Promise<TurnRecord[]>;
 }
 
-const LOCK_STALE_MS = 10_000;
-const LOCK_RETRY_MS = 15;
-
 /** Opens the store under `<home>/.coord` (created on the first write). */
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const now = options.now ?? Date.now;
   const root = join(options.home, ".coord");
   const registryPath = join(root, "sessions.json");
-  const lockPath = `${registryPath}.lock`;
   const turnsDir = (id: string) => join(root, "sessions", id);
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -151,12 +149,11 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     return parsed.sessions as SessionRecord[];
   }
 
-  /** Runs `change` on the registry under the lock (in-process queue + lock directory). */
+  /** Runs `change` on the registry under the lock (in-process queue + cross-process lock). */
   function mutate<T>(change: (sessions: SessionRecord[]) => T): Promise<T> {
     const run = queue.then(async () => {
       await mkdir(root, { recursive: true });
-      await acquireLock(lockPath, now);
-      try {
+      return withFileLock(registryPath, async () => {
         const sessions = await read();
         const result = change(sessions);
         await writeFileAtomic(
@@ -164,12 +161,20 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
           `${JSON.stringify({ version: SESSIONS_FILE_VERSION, sessions }, null, 2)}\n`,
         );
         return result;
-      } finally {
-        await rm(lockPath, { recursive: true, force: true });
-      }
+      });
     });
     queue = run.catch(() => undefined);
     return run;
+  }
+
+  function update(id: string, patch: Partial<Omit<SessionRecord, "id">>): Promise<SessionRecord> {
+    return mutate((sessions) => {
+      const index = sessions.findIndex((session) => session.id === id);
+      if (index < 0) throw new Error(`session ${id} is not in ${registryPath}`);
+      const record = { ...sessions[index]!, ...patch, id };
+      sessions[index] = record;
+      return record;
+    });
   }
 
   return {
@@ -206,15 +211,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         return record;
       });
     },
-    update(id, patch) {
-      return mutate((sessions) => {
-        const index = sessions.findIndex((session) => session.id === id);
-        if (index < 0) throw new Error(`session ${id} is not in ${registryPath}`);
-        const record = { ...sessions[index]!, ...patch, id };
-        sessions[index] = record;
-        return record;
-      });
-    },
+    update,
     async remove(id) {
       await mutate((sessions) => {
         const index = sessions.findIndex((session) => session.id === id);
@@ -269,22 +266,4 @@ export function historyFromTurns(turns: readonly TurnRecord[]): HistoryMessage[]
           { role: "assistant" as const, content: turn.answer },
         ],
   );
-}
-
-/** Takes the lock directory, waiting while another process holds it (a stale lock is broken). */
-async function acquireLock(path: string, now: () => number): Promise<void> {
-  for (;;) {
-    try {
-      await mkdir(path);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const info = await stat(path).catch(() => null);
-    if (info && now() - info.mtimeMs > LOCK_STALE_MS) {
-      await rm(path, { recursive: true, force: true });
-      continue;
-    }
-    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
-  }
 }
