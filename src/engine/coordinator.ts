@@ -77,6 +77,7 @@ export class Coordinator {
     const { mode, context } = this.options;
     const { team, emitter } = context;
     agent.status = "working";
+    agent.stop = undefined; // a stopped agent that starts a round works again (decomposition)
     agent.rounds++;
     const snapshot = { version: team.version, answers: team.visibleAnswers() };
     const unseen = team.unseenLabels(agent);
