@@ -95,6 +95,7 @@ function automationDisplay(io: CommandIO): RunDisplay {
     event(event, state) {
       if (event.type === "run-start")
         output.start({ logDir: undefined, statusFile: undefined, question: state.question });
+      output.event(event);
     },
     close: async () => undefined,
     streamedFinal: () => true,
