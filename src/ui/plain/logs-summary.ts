@@ -19,7 +19,7 @@ const WINNER_BASIS = {
   timeout: "best answer so far at the orchestrator timeout",
   single: "single agent",
   quick: "presenter in quick mode",
-  decomposition: "decomposition",
+  decomposition: "decomposition presenter: integrates every part",
 } as const;
 
 /** Warnings listed in the header; `--json` has them all. */

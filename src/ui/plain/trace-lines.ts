@@ -137,6 +137,8 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
           `[${event.agentId}] Persona${event.source === "session" ? " (from the session)" : ""}: ${oneLine(event.persona)}`,
         ];
       case "winner":
+        if (event.basis === "decomposition")
+          return [`[orchestrator] Presenter: ${event.agentId} (integrates every agent's part)`];
         return [`[orchestrator] Winner: ${event.agentId} (${event.label}; ${winnerBasis(event)})`];
       case "run-end":
         return [
