@@ -95,7 +95,7 @@ export class Coordinator {
       agentId: agent.agent.id,
       backend: agent.agent.backend,
       round: agent.rounds,
-      system: mode.systemPrompt(agent, context),
+      system: () => mode.systemPrompt(agent, context),
       userMessage: coordinationUserMessage({
         question: this.options.question,
         history: this.options.history,

@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { createScriptedBackend, type ScriptedStep } from "../backends/index.js";
 import { createVirtualClock } from "../clock.js";
 import type { CoordEvent } from "../events/index.js";
+import type { LocalTool } from "../tools/index.js";
 import { allAgree } from "./scenarios.js";
 import { runScripted, trace } from "./test-helpers.js";
 
@@ -62,6 +63,37 @@ describe("personas", () => {
     expect(backends.a!.requests[3]!.system).toContain(
       `Your starting perspective was:\n${PERSONAS.agent1}`,
     );
+  });
+
+  test("softened within a round too, from the call whose update first shows a peer's answer", async () => {
+    const clock = createVirtualClock();
+    const lookup: LocalTool = {
+      spec: { name: "lookup", description: "Look something up.", inputSchema: { type: "object" } },
+      execute: async () => {
+        await clock.sleep(50);
+        return "lookup result";
+      },
+    };
+    const { backends } = await runScripted(
+      {
+        a: [{ delay_ms: 10, answer: "4" }, { vote: "agent1", reason: "r" }, { text: "4." }],
+        b: [
+          { tool_calls: [{ name: "lookup", input: {} }] }, // a answers while this runs
+          { answer: "Four" },
+          { vote: "agent1", reason: "r" },
+        ],
+      },
+      {
+        clock,
+        localTools: [lookup],
+        personas: { diversityMode: "perspective", reuse: { a: "Persona A.", b: "Persona B." } },
+      },
+    );
+    for (const backend of Object.values(backends)) backend.assertDone();
+    const [beforeUpdate, afterUpdate] = backends.b!.requests;
+    expect(beforeUpdate!.system.startsWith("Persona B.")).toBe(true);
+    expect(afterUpdate!.messages.at(-1)!.content).toContain("UPDATE: the answers changed");
+    expect(afterUpdate!.system).toContain("Your starting perspective was:\nPersona B.");
   });
 
   test("personas of an earlier turn that cover the team are reused without a call", async () => {
