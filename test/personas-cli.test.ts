@@ -86,9 +86,14 @@ describe("--personas through the CLI and the fake OpenAI server", () => {
     expect(result.stderr).not.toContain("warning");
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Final: 4.\n");
-    // The progress lines show each persona.
-    for (const [index, id] of ["a", "b", "c"].entries())
-      expect(result.stderr).toContain(`[${id}] Persona: ${Object.values(PERSONAS)[index]}`);
+    // The progress lines and the log summary show each persona.
+    const logs = await runCli(["logs"], box);
+    for (const [index, id] of ["a", "b", "c"].entries()) {
+      const persona = Object.values(PERSONAS)[index]!;
+      expect(result.stderr).toContain(`[${id}] Persona: ${persona}`);
+      expect(logs.stdout).toContain(`  ${id}  ${persona}`);
+    }
+    expect(logs.stdout).toContain("Personas:");
 
     const all = calls(fake);
     const personaCalls = all.filter((call) => call.toolNames.includes("assign_personas"));
