@@ -159,6 +159,26 @@ describe("--personas through the CLI and the fake OpenAI server", () => {
     }
   });
 
+  test("persona_generator.backend: the persona call runs on that model, attributed to no agent", async () => {
+    const fake = await start();
+    const box = await makeSandbox();
+    const generator = `{ type: openai, model: gpt-4o, base_url: "${fake.url}", api_key: sk-test }`;
+    await writeFile(
+      join(box.cwd, "team.yaml"),
+      config(fake.url, false) +
+        `orchestrator:\n  coordination:\n    persona_generator:\n      enabled: true\n      backend: ${generator}\n`,
+    );
+    const result = await runCli(["--config", "team.yaml", "--no-display", "What is 2+2?"], box);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("[orchestrator] Planning: personas for the team");
+    const personaCalls = fake.requests
+      .filter((request) => request.method === "POST")
+      .map(summarizeRequest)
+      .filter((call) => call.toolNames.includes("assign_personas"));
+    expect(personaCalls.map((call) => call.model)).toEqual(["gpt-4o"]);
+    expect(result.stderr).toContain(`[c] Persona: ${PERSONAS.agent3}`);
+  });
+
   test("--personas with an unknown mode exits 1 naming the choices", async () => {
     const box = await makeSandbox();
     const result = await runCli(
