@@ -63,16 +63,23 @@ describe("--coordination-mode decomposition through the CLI", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
-    expect(lines.filter((line) => /^(SUBTASK|STOP|WINNER|COMPLETED):/.test(line))).toEqual([
+    expect(lines.filter((line) => /^(SUBTASK|WINNER|COMPLETED):/.test(line))).toEqual([
       "SUBTASK: a: Part 1: the answer's correctness.",
       "SUBTASK: b: Part 2: the answer's brevity.",
       "SUBTASK: c: Part 3: the answer's the reader's intuition.",
-      "STOP: a complete: My part is done.",
-      "STOP: b complete: My part is done.",
-      "STOP: c complete: My part is done.",
       "WINNER: a",
       "COMPLETED: true",
     ]);
+    // The agents stop in whatever order their replies come back; all after the subtasks.
+    const stops = lines.filter((line) => line.startsWith("STOP:"));
+    expect(stops.sort()).toEqual([
+      "STOP: a complete: My part is done.",
+      "STOP: b complete: My part is done.",
+      "STOP: c complete: My part is done.",
+    ]);
+    expect(lines.findIndex((line) => line.startsWith("STOP:"))).toBeGreaterThan(
+      lines.findIndex((line) => line.startsWith("SUBTASK: c")),
+    );
 
     // Requests: the decomposer call (a's model, the assign_subtasks tool) first; the
     // presenter's integration (no tools) last, holding every part with its subtask.
@@ -103,6 +110,28 @@ describe("--coordination-mode decomposition through the CLI", () => {
     );
     expect(json.totals.rounds.plan).toBe(1);
     expect(json.totals.rounds.stop).toBe(3);
+  });
+
+  test("every agent blocked without an answer: exit 2 with the reason, not a provider failure", async () => {
+    const box = await makeSandbox();
+    const agent = (id: string) =>
+      `  - id: ${id}\n    subtask: Part ${id}.\n    backend: { type: scripted, steps: [{ stop: { status: blocked, summary: "no data" } }] }`;
+    await writeFile(
+      join(box.cwd, "team.yaml"),
+      [
+        "agents:",
+        agent("a"),
+        agent("b"),
+        "orchestrator: { coordination_mode: decomposition }",
+        "",
+      ].join("\n"),
+    );
+    const result = await runCli(["--config", "team.yaml", "--no-display", "Q?"], box);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("[a] Stop (blocked): no data");
+    expect(result.stderr).toContain(
+      "coord: coordination ended without any answer; see the stop events\n",
+    );
   });
 
   test("--quick with decomposition exits 1 and says why", async () => {
@@ -143,7 +172,9 @@ describe("coord serve with a decomposition config", () => {
     );
     expect(lines).toContain("[a] Planning: subtasks for the team");
     expect(lines).toContain("[b] Subtask (decomposer): Part 2: the answer's brevity.");
-    expect(lines.filter((line) => / Stop \(complete\): My part is done\.$/.test(line))).toEqual([
+    expect(
+      lines.filter((line) => / Stop \(complete\): My part is done\.$/.test(line)).sort(),
+    ).toEqual([
       "[a] Stop (complete): My part is done.",
       "[b] Stop (complete): My part is done.",
       "[c] Stop (complete): My part is done.",

@@ -192,6 +192,8 @@ function failureMessage(state: RunState): string {
       const errors = state.agents
         .filter((agent) => agent.lastError)
         .map((agent) => `${agent.id}: ${oneLine(agent.lastError!.message, 200)}`);
+      // Not a provider failure (e.g. every decomposition agent stopped without an answer).
+      if (errors.length === 0 && state.error !== null) return oneLine(state.error, 300);
       return `every agent failed${errors.length > 0 ? ` — ${errors.join("; ")}` : ""}`;
     }
   }

@@ -12,7 +12,7 @@ import {
   FALLBACK_SUBTASK,
 } from "./decomposition-prompts.js";
 import type { PrepareContext } from "./modes/mode.js";
-import { planningCall } from "./planning-call.js";
+import { planningCall, sameEntry } from "./planning-call.js";
 import type { AgentState } from "./team.js";
 
 /** `source` of the `warning` event when the decomposer call fails. */
@@ -50,19 +50,20 @@ export async function assignSubtasks(context: PrepareContext): Promise<void> {
       temperature: planner.agent.temperature,
       maxOutputTokens: planner.agent.maxOutputTokens,
     });
-    if (result.ok) {
+    const duplicate = result.ok ? sameEntry(result.entries) : undefined;
+    if (result.ok && duplicate === undefined) {
       for (const agent of open) {
         agent.subtask = result.entries[agent.anonId];
         sources.set(agent, "decomposer");
       }
-    } else if (result.aborted) {
+    } else if (!result.ok && result.aborted) {
       return; // the run was stopped: coordination will not start
     } else {
       emitter.emit({
         type: "warning",
         agentId: planner.agent.id,
         source: DECOMPOSER_WARNING_SOURCE,
-        message: `the decomposer call failed (${result.reason}); ${open.map((agent) => agent.agent.id).join(", ")} work on the whole task instead`,
+        message: `the decomposer call failed (${result.ok ? duplicate : result.reason}); ${open.map((agent) => agent.agent.id).join(", ")} work on the whole task instead`,
       });
     }
   }

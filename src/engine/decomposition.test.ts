@@ -446,6 +446,28 @@ describe("the decomposer", () => {
     );
   });
 
+  test("a decomposer that gives two agents the same subtask falls back, with a warning", async () => {
+    const { events, backends } = await runDecomposition({
+      a: [
+        {
+          tool_calls: [{ name: "assign_subtasks", input: { agent1: "Do it.", agent2: "do it." } }],
+        },
+        { answer: "A whole plan." },
+        { stop: { status: "complete", summary: "ok" } },
+        { text: "The plan." },
+      ],
+      b: [{ answer: "Another plan." }, { stop: { status: "complete", summary: "ok" } }],
+    });
+    assertAllDone(backends);
+    expect(ofType(events, "warning").map((event) => event.message)).toEqual([
+      "the decomposer call failed (agent1 and agent2 got the same text); a, b work on the whole task instead",
+    ]);
+    expect(ofType(events, "subtask").map((event) => event.source)).toEqual([
+      "fallback",
+      "fallback",
+    ]);
+  });
+
   test("a decomposer call that fails at the provider falls back, with a warning", async () => {
     const { events, backends } = await runDecomposition({
       a: [

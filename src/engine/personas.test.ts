@@ -141,7 +141,7 @@ describe("personas", () => {
       {
         tool_calls: [{ name: "assign_personas", input: { ...PERSONAS, agent3: PERSONAS.agent1 } }],
       },
-      "the persona call failed (agent1 and agent3 got the same persona); the agents run without personas",
+      "the persona call failed (agent1 and agent3 got the same text); the agents run without personas",
     ],
   ])("%s: no personas, a warning, and the run goes on", async (_name, step, message) => {
     const { events, backends } = await runScripted(

@@ -11,7 +11,7 @@
  */
 import type { Backend } from "../backends/index.js";
 import type { PrepareContext } from "./modes/mode.js";
-import { planningCall } from "./planning-call.js";
+import { planningCall, sameEntry } from "./planning-call.js";
 import { historyBlock, type HistoryTurn } from "./prompts.js";
 
 /** What the personas differ in. */
@@ -102,7 +102,7 @@ export async function assignPersonas(
       : {}),
   });
   if (!result.ok && result.aborted) return;
-  const reason = result.ok ? duplicateOf(result.entries) : result.reason;
+  const reason = result.ok ? sameEntry(result.entries) : result.reason;
   if (!result.ok || reason !== undefined) {
     emitter.emit({
       type: "warning",
@@ -121,17 +121,6 @@ export async function assignPersonas(
       source: "generated",
     });
   }
-}
-
-/** Why the personas are not distinct, or undefined when they are. */
-function duplicateOf(entries: Record<string, string>): string | undefined {
-  const seen = new Map<string, string>();
-  for (const [anonId, persona] of Object.entries(entries)) {
-    const other = seen.get(persona.toLowerCase());
-    if (other !== undefined) return `${other} and ${anonId} got the same persona`;
-    seen.set(persona.toLowerCase(), anonId);
-  }
-  return undefined;
 }
 
 /** System prompt of the persona call. */

@@ -151,3 +151,17 @@ function jsonObjectIn(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * Why the entries are not distinct (`agent1 and agent3 got the same …`, compared without case),
+ * or undefined when they are: one persona or subtask for two agents defeats its purpose.
+ */
+export function sameEntry(entries: Record<string, string>): string | undefined {
+  const seen = new Map<string, string>();
+  for (const [key, text] of Object.entries(entries)) {
+    const other = seen.get(text.toLowerCase());
+    if (other !== undefined) return `${other} and ${key} got the same text`;
+    seen.set(text.toLowerCase(), key);
+  }
+  return undefined;
+}
