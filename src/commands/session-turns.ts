@@ -119,6 +119,8 @@ export async function turnLogOptions(
     version: string;
     argv: readonly string[];
     debug: boolean;
+    /** The turn's trace id, when traced. */
+    traceId?: string | undefined;
     onError?: (error: Error) => void;
   },
 ): Promise<RunLogOptions | undefined> {

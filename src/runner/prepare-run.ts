@@ -91,6 +91,8 @@ export function runLogOptions(
     root?: string | undefined;
     logDir?: string | undefined;
     turn?: number | undefined;
+    /** The run's trace id, when traced (execution_metadata.yaml `trace_id`). */
+    traceId?: string | undefined;
     onError?: ((error: Error) => void) | undefined;
   },
 ): RunLogOptions | undefined {
@@ -102,6 +104,7 @@ export function runLogOptions(
     coordVersion: options.version,
     cliArgs: options.argv,
     debug: options.debug,
+    ...(options.traceId !== undefined ? { traceId: options.traceId } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   };
 }
