@@ -35,7 +35,6 @@ const NOT_YET: Array<{ key: string; flag: string }> = [
   { key: "planAndExecute", flag: "--plan-and-execute" },
   { key: "executePlan", flag: "--execute-plan" },
   { key: "web", flag: "--web" },
-  { key: "tracing", flag: "--tracing" },
   { key: "personas", flag: "--personas" },
 ];
 
@@ -115,7 +114,10 @@ function buildProgram(version: string): Command {
     )
     .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
     .option("--json", "with --list-sessions: JSON for scripts")
-    .option("--tracing", "structured tracing of model calls (not available yet)")
+    .option(
+      "--tracing",
+      "OpenTelemetry traces of the run (model calls, tools, rounds) to Logfire or any OTLP backend; also COORD_TRACING_ENABLED=true (docs/tracing.md)",
+    )
     .option(
       "--personas <mode>",
       "parallel persona generation, e.g. perspective (not available yet)",
@@ -170,6 +172,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         debug: options.debug === true,
         sessionId: options.sessionId as string | undefined,
         cwdContext: parseCwdContext(options.cwdContext as string | undefined),
+        tracing: options.tracing === true,
       };
       const io = {
         stdout: process.stdout,
@@ -191,18 +194,25 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
       const { runQuestion } = await import("./commands/run.js");
       const interrupt = new AbortController();
       let interrupts = 0;
-      const onSigint = () => {
+      // Ctrl+C or SIGTERM stops the run (the log and the traces are closed, exit 4); a second
+      // signal quits at once.
+      const onSigint = (signal: NodeJS.Signals) => {
         interrupts++;
         if (interrupts === 1) {
           // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
           if (!(process.stdout.isTTY && options.display !== false && !options.automation))
-            process.stderr.write("\ncoord: stopping (Ctrl+C again to quit at once)…\n");
+            process.stderr.write(
+              signal === "SIGTERM"
+                ? "\ncoord: SIGTERM: stopping…\n"
+                : "\ncoord: stopping (Ctrl+C again to quit at once)…\n",
+            );
           interrupt.abort();
         } else {
           process.exit(ExitCode.interrupted);
         }
       };
       process.on("SIGINT", onSigint);
+      process.on("SIGTERM", onSigint);
       try {
         process.exitCode = await runQuestion(
           text,
@@ -215,6 +225,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         );
       } finally {
         process.off("SIGINT", onSigint);
+        process.off("SIGTERM", onSigint);
       }
     });
   addServeCommand(program, version);

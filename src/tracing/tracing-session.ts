@@ -101,7 +101,7 @@ export function createTracing(options: TracingSessionOptions): Tracing {
       }),
     (error) =>
       warn(
-        `tracing: cannot send spans to ${destination.label}: ${describeError(error)}; the run goes on without them`,
+        `tracing: cannot send spans to ${destination.label}: ${describeError(error)}; spans are dropped, the run is not affected`,
       ),
   );
   const ids = new ReservingIdGenerator();
