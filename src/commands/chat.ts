@@ -53,10 +53,9 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
   const resolved = { config: prepared.baseConfig, path: prepared.configPath };
   const { env } = prepared;
   // Tracing warnings go to stderr until the chat shows them, and again once it has ended.
-  let chat: ChatController | undefined;
-  let chatOpen = false;
+  let showWarning: ((message: string) => void) | undefined;
   const tracing = await openCommandTracing(flags.tracing, env, io, (message) => {
-    if (chat && chatOpen) chat.print({ kind: "error", text: `warning: ${message}` });
+    if (showWarning) showWarning(message);
     else io.stderr.write(`coord: warning: ${message}\n`);
   });
   const session = await openSession({
@@ -74,7 +73,7 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
     io.stdin.isTTY === true &&
     typeof io.stdin.setRawMode === "function";
   const trace = traceSubscriber((line) => io.stderr.write(`${line}\n`), { maxTextLength: 400 });
-  chat = createChatController({
+  const chat = createChatController({
     config: resolved.config,
     configPath: resolved.path,
     session,
@@ -93,11 +92,11 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
         }),
   });
   greet(chat, session, resolved.path);
-  chatOpen = true;
+  showWarning = (message) => chat.print({ kind: "error", text: `warning: ${message}` });
   try {
     return await (ink ? runInk(chat, io) : runPlain(chat, io));
   } finally {
-    chatOpen = false;
+    showWarning = undefined;
     await tracing?.shutdown();
   }
 }
