@@ -6,7 +6,7 @@
  * lines and `coord logs summary`, content and secrets, and the switches (`--tracing`,
  * `COORD_TRACING_ENABLED`, nowhere to send).
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { CoordEvent } from "../src/events/index.js";
