@@ -6,12 +6,13 @@
  * lines and `coord logs summary`, content and secrets, and the switches (`--tracing`,
  * `COORD_TRACING_ENABLED`, nowhere to send).
  */
+import { spawnSync } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { CoordEvent } from "../src/events/index.js";
 import type { MetricsJson } from "../src/session/index.js";
-import { makeSandbox, onlyAttemptDir, readLog, runCli } from "./support/cli.js";
+import { CLI, makeSandbox, onlyAttemptDir, readLog, runCli } from "./support/cli.js";
 import {
   coordinationHandler,
   startFakeOpenAIServer,
@@ -235,5 +236,39 @@ describe("coord --tracing", () => {
     expect(lines[0]).toContain("OTEL_EXPORTER_OTLP_ENDPOINT");
     // Nothing ran: no run log.
     expect(await readdir(sandbox.cwd)).toEqual([]);
+  });
+});
+
+describe("loaded lazily", () => {
+  /** The OpenTelemetry modules a CLI invocation loads (an ESM resolve hook lists them). */
+  async function openTelemetryModules(args: string[], env: Record<string, string> = {}) {
+    const sandbox = await makeSandbox();
+    const hook = join(sandbox.home, "hook.mjs");
+    const resolveHook = `export async function resolve(specifier, context, next) {
+      const result = await next(specifier, context);
+      if (result.url.includes("@opentelemetry")) console.error("OTEL " + result.url);
+      return result;
+    }`;
+    await writeFile(
+      hook,
+      `import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(resolveHook)}`)});\n`,
+    );
+    const child = spawnSync(process.execPath, ["--import", hook, CLI, ...args], {
+      cwd: sandbox.cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: sandbox.home, ...env },
+      encoding: "utf8",
+    });
+    expect(child.status).toBe(0);
+    return child.stderr.split("\n").filter((line) => line.startsWith("OTEL "));
+  }
+
+  test("coord --help and an untraced run load no OpenTelemetry module; a traced run does", async () => {
+    expect(await openTelemetryModules(["--help"])).toEqual([]);
+    const question = ["--config", "@examples/scripted_team", "--no-display", "What is 2+2?"];
+    expect(await openTelemetryModules(question)).toEqual([]);
+    const traced = await openTelemetryModules(["--tracing", ...question], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
+    });
+    expect(traced.some((line) => line.includes("@opentelemetry/sdk-trace-base"))).toBe(true);
   });
 });
