@@ -1,6 +1,6 @@
 /**
- * Tracing never breaks a run, and its spans get out (issue 16; docs/tracing.md): Ctrl+C (SIGINT)
- * or SIGTERM mid-run still delivers the spans of the rounds so far; a receiver that is not there,
+ * Tracing never breaks a run, and its spans get out (issue 16; docs/tracing.md): Ctrl+C (SIGINT),
+ * SIGTERM or SIGHUP mid-run still delivers the spans of the rounds so far; a receiver that is not there,
  * fails or never answers changes neither the exit code nor the answer (one warning); Logfire's
  * write token from the environment and from the credentials file reaches the receiver standing
  * in for the regional endpoint (LOGFIRE_BASE_URL) as the Authorization header; `coord serve`
@@ -45,7 +45,7 @@ async function closedPort(): Promise<number> {
 const SCRIPTED = ["--config", "@examples/scripted_team", "--no-display", "--tracing"];
 
 describe("spans get out", () => {
-  test.each(["SIGINT", "SIGTERM"] as const)(
+  test.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)(
     "%s mid-run: exit 4, and the spans of the run so far arrive",
     async (signal) => {
       // Answers (distinct per model) come at once; every vote call hangs until the run stops.
