@@ -1,7 +1,7 @@
 /**
  * Tracing never breaks a run, and its spans get out (issue 16; docs/tracing.md): Ctrl+C (SIGINT),
- * SIGTERM or SIGHUP mid-run still delivers the spans of the rounds so far; a receiver that is not there,
- * fails or never answers changes neither the exit code nor the answer (one warning); Logfire's
+ * SIGTERM or SIGHUP mid-run still delivers the spans of the rounds so far; a receiver that is not
+ * there, fails or never answers changes neither the exit code nor the answer (one warning); Logfire's
  * write token from the environment and from the credentials file reaches the receiver standing
  * in for the regional endpoint (LOGFIRE_BASE_URL) as the Authorization header; `coord serve`
  * traces each request under the caller's traceparent and names the trace in its response.
