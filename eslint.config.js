@@ -19,6 +19,7 @@ const FOLDERS = [
   "ui/plain",
   "ui/terminal",
   "server",
+  "tracing",
   "commands",
 ];
 
@@ -35,20 +36,34 @@ const BANNED = {
     "runner",
     "ui",
     "server",
+    "tracing",
     "commands",
   ],
-  backends: ["tools", "engine", "session", "store", "logs", "runner", "ui", "server", "commands"],
-  tools: ["engine", "session", "store", "logs", "runner", "ui", "server", "commands"],
+  backends: [
+    "tools",
+    "engine",
+    "session",
+    "store",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "tracing",
+    "commands",
+  ],
+  tools: ["engine", "session", "store", "logs", "runner", "ui", "server", "tracing", "commands"],
   // The engine imports nothing above it: it is given its backends, clock, tools and sinks.
-  engine: ["session", "store", "logs", "runner", "ui", "server", "commands"],
+  engine: ["session", "store", "logs", "runner", "ui", "server", "tracing", "commands"],
   // The reducer and the sessions registry sit below the store (no session ↔ store cycle).
-  session: ["backends", "engine", "store", "logs", "runner", "ui", "server", "commands"],
-  store: ["engine", "logs", "runner", "ui", "server", "commands"],
-  logs: ["backends", "tools", "engine", "runner", "ui", "server", "commands"],
-  runner: ["logs", "ui", "server", "commands"],
-  "ui/plain": ["backends", "engine", "runner", "server", "commands", "ui/terminal"],
-  "ui/terminal": ["backends", "engine", "runner", "server", "commands"],
+  session: ["backends", "engine", "store", "logs", "runner", "ui", "server", "tracing", "commands"],
+  store: ["engine", "logs", "runner", "ui", "server", "tracing", "commands"],
+  logs: ["backends", "tools", "engine", "runner", "ui", "server", "tracing", "commands"],
+  runner: ["logs", "ui", "server", "tracing", "commands"],
+  "ui/plain": ["backends", "engine", "runner", "server", "tracing", "commands", "ui/terminal"],
+  "ui/terminal": ["backends", "engine", "runner", "server", "tracing", "commands"],
   server: ["ui/terminal", "commands"],
+  // Tracing is one more subscriber of the live run: it reads events and state, never the engine.
+  tracing: ["backends", "tools", "engine", "logs", "runner", "ui", "server", "commands"],
   commands: [],
 };
 

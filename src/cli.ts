@@ -36,7 +36,6 @@ const NOT_YET: Array<{ key: string; flag: string }> = [
   { key: "planAndExecute", flag: "--plan-and-execute" },
   { key: "executePlan", flag: "--execute-plan" },
   { key: "web", flag: "--web" },
-  { key: "tracing", flag: "--tracing" },
 ];
 
 /** Builds the program; `run` executes it on the given argv. */
@@ -120,7 +119,10 @@ function buildProgram(version: string): Command {
     )
     .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
     .option("--json", "with --list-sessions: JSON for scripts")
-    .option("--tracing", "structured tracing of model calls (not available yet)")
+    .option(
+      "--tracing",
+      "OpenTelemetry traces of the run (model calls, tools, rounds) to Logfire or any OTLP backend; also COORD_TRACING_ENABLED=true (docs/tracing.md)",
+    )
     .addOption(
       new Option(
         "--personas <mode>",
@@ -178,6 +180,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         debug: options.debug === true,
         sessionId: options.sessionId as string | undefined,
         cwdContext: parseCwdContext(options.cwdContext as string | undefined),
+        tracing: options.tracing === true,
       };
       const io = {
         stdout: process.stdout,

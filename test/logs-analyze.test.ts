@@ -8,6 +8,7 @@ import { chmod, cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { makeSandbox, REPO_ROOT, runCli } from "./support/cli.js";
+import { startOtlpReceiver } from "./support/otlp-receiver.js";
 
 const RUNS = join(REPO_ROOT, "test", "fixtures", "logs", "runs");
 const THREE = "log_20261121_095544_three_agents";
@@ -115,6 +116,40 @@ describe("coord logs analyze --mode self", () => {
       report_path: join(logDir, "ANALYSIS_REPORT.md"),
       analysis_log_dir: expect.stringContaining(join(logDir, "analysis_logs")) as string,
     });
+  });
+
+  test("COORD_TRACING_ENABLED=true traces the analysis run: its log and the Trace line name the trace", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const sandbox = await sandboxWithRuns(ERRORS);
+      await writeFile(join(sandbox.cwd, "analysts.yaml"), ANALYSTS);
+      const result = await runCli(
+        ["logs", "analyze", "--mode", "self", "--config", "analysts.yaml", "--json"],
+        {
+          ...sandbox,
+          env: { COORD_TRACING_ENABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const traceId =
+        /^\[system\] Trace: ([0-9a-f]{32}) \(http:\/\/127\.0\.0\.1:\d+\/v1\/traces\)$/m.exec(
+          result.stderr,
+        )?.[1];
+      expect(traceId).toBeDefined();
+      // The spans were sent before the command exited.
+      const runs = receiver.spans().filter((span) => span.name === "invoke_workflow coord");
+      expect(runs.map((span) => span.traceId)).toEqual([traceId]);
+      expect(runs[0]!.attributes["coord.agents"]).toEqual(["analyst", "reviewer"]);
+      const analysisLog = (JSON.parse(result.stdout) as { analysis_log_dir: string })
+        .analysis_log_dir;
+      const summary = await runCli(
+        ["logs", "summary", "--log-dir", analysisLog, "--json"],
+        sandbox,
+      );
+      expect((JSON.parse(summary.stdout) as { trace_id: string | null }).trace_id).toBe(traceId);
+    } finally {
+      await receiver.close();
+    }
   });
 
   test("an analysis team that fails writes no report and exits 2", async () => {

@@ -34,6 +34,7 @@ import {
   sessionsText,
   statusText,
 } from "./chat-commands.js";
+import type { Tracing } from "../tracing/index.js";
 import {
   closeSession,
   openSession,
@@ -54,6 +55,8 @@ export interface ChatControllerOptions {
   home: string;
   version: string;
   argv: readonly string[];
+  /** Traces each turn when on (`--tracing`, `COORD_TRACING_ENABLED`). */
+  tracing?: Tracing | undefined;
   /** Every event of a running turn (the plain front-end prints trace lines from them). */
   onRunEvent?: (event: CoordEvent, state: RunState) => void;
   /** Epoch ms; default Date.now. */
@@ -149,6 +152,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     print({ kind: "question", text: question });
     abort = new AbortController();
     patch({ busy: true, cancelling: false, exitArmed: false, run: initialRunState() });
+    const runTrace = options.tracing?.startRun({ includeContent: config.tracing.include_content });
     const startedAt = now();
     const log = await turnLogOptions(
       session,
@@ -159,6 +163,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
         version: options.version,
         argv: options.argv,
         debug: options.flags.debug,
+        traceId: runTrace?.traceId,
       },
     );
     try {
@@ -174,6 +179,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
         log,
         signal: abort.signal,
         subscribers: [
+          ...(runTrace ? [runTrace.subscriber] : []),
           (event, state) => {
             options.onRunEvent?.(event, state);
             if (!ended) patch({ run: state });
@@ -190,7 +196,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
         runDir: result.runDir,
       });
       lastTurnInterrupted = result.state.endReason === "interrupted";
-      print(...turnBlocks(result.state, turn.turn, result.logDir, options.cwd));
+      print(...turnBlocks(result.state, turn.turn, result.logDir, options.cwd, runTrace?.traceId));
     } catch (error) {
       if (ended) return;
       print({
@@ -306,6 +312,7 @@ function turnBlocks(
   turn: number,
   logDir: string | undefined,
   cwd: string,
+  traceId: string | undefined,
 ): Array<Omit<ChatBlock, "id">> {
   const seconds = `${(wallTimeMs(state) / 1000).toFixed(1)} s`;
   const winner = state.winner;
@@ -319,6 +326,7 @@ function turnBlocks(
     `${state.answers.length} answer${state.answers.length === 1 ? "" : "s"}`,
     seconds,
     ...(logDir ? [`log ${logDir.startsWith(cwd) ? logDir.slice(cwd.length + 1) : logDir}`] : []),
+    ...(traceId !== undefined ? [`trace ${traceId}`] : []),
   ];
   const summary = { kind: "summary" as const, text: parts.join(" · ") };
   if (state.endReason === "completed" && state.finalAnswer !== null) {

@@ -16,6 +16,7 @@ import { createInterface } from "node:readline";
 import { ConfigError, ExitCode } from "../errors.js";
 import { type CwdContext, prepareRun, type RunFlags } from "../runner/index.js";
 import { traceSubscriber } from "../ui/plain/index.js";
+import { openCommandTracing } from "./command-tracing.js";
 import type { ChatBlock } from "../ui/terminal/index.js";
 import { createChatController, type ChatController } from "./chat-controller.js";
 import type { CommandIO } from "./io.js";
@@ -28,6 +29,8 @@ export interface ChatFlags extends RunFlags {
   debug: boolean;
   sessionId?: string | undefined;
   cwdContext?: CwdContext | undefined;
+  /** `--tracing` (also `COORD_TRACING_ENABLED=true`): each turn traced. */
+  tracing?: boolean | undefined;
 }
 
 /** The command's IO plus the terminal's input. */
@@ -50,6 +53,12 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
   for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
   const resolved = { config: prepared.baseConfig, path: prepared.configPath };
   const { env } = prepared;
+  // Tracing warnings go to stderr until the chat shows them, and again once it has ended.
+  let showWarning: ((message: string) => void) | undefined;
+  const tracing = await openCommandTracing(flags.tracing, env, io, (message) => {
+    if (showWarning) showWarning(message);
+    else io.stderr.write(`coord: warning: ${message}\n`);
+  });
   const session = await openSession({
     home: io.home,
     sessionId: flags.sessionId,
@@ -76,6 +85,7 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
     home: io.home,
     version: io.version,
     argv: io.argv,
+    tracing,
     ...(ink
       ? {}
       : {
@@ -83,7 +93,13 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
         }),
   });
   greet(chat, session, resolved.path);
-  return ink ? runInk(chat, io) : runPlain(chat, io);
+  showWarning = (message) => chat.print({ kind: "error", text: `warning: ${message}` });
+  try {
+    return await (ink ? runInk(chat, io) : runPlain(chat, io));
+  } finally {
+    showWarning = undefined;
+    await tracing?.shutdown();
+  }
 }
 
 function greet(

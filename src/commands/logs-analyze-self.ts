@@ -23,9 +23,10 @@ import {
   selectRun,
   summarizeRun,
 } from "../logs/index.js";
-import { prepareRun, runLogOptions, runTeam } from "../runner/index.js";
+import { type PreparedRun, prepareRun, runLogOptions, runTeam } from "../runner/index.js";
 import type { RunState } from "../session/index.js";
 import { readRunLog, writeFileAtomic } from "../store/index.js";
+import type { Tracing } from "../tracing/index.js";
 import {
   createLiveStatus,
   createTraceFormatter,
@@ -33,6 +34,7 @@ import {
   renderLogsSummary,
   traceText,
 } from "../ui/plain/index.js";
+import { openCommandTracing } from "./command-tracing.js";
 import type { LogsIO } from "./io.js";
 
 /** The analysis team used without `--config`. */
@@ -91,8 +93,34 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
   const configArg = options.config ?? DEFAULT_ANALYSIS_CONFIG;
   const prepared = await prepareRun({ config: configArg }, io);
   for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
+  // COORD_TRACING_ENABLED=true traces the analysis run too (docs/tracing.md).
+  const tracing = await openCommandTracing(undefined, prepared.env, io, (message) =>
+    io.stderr.write(`coord: warning: ${message}\n`),
+  );
+  try {
+    const ui = options.ui;
+    const context = { io, where, question, configArg, prepared, tracing };
+    return await analyzeTraced({ ...context, options: { ...options, ui } });
+  } finally {
+    // After the report and the end lines: sending the last spans never delays them.
+    await tracing?.shutdown();
+  }
+}
+
+/** {@link analyzeSelf} once the question is built and tracing is open (or off). */
+async function analyzeTraced(context: {
+  options: AnalyzeSelfOptions & { ui: "automation" | "rich_terminal" };
+  io: LogsIO;
+  where: Awaited<ReturnType<typeof selectRun>>;
+  question: string;
+  configArg: string;
+  prepared: PreparedRun;
+  tracing: Tracing | undefined;
+}): Promise<number> {
+  const { options, io, where, question, configArg, prepared, tracing } = context;
   const { config, agentIndexes } = prepared;
   const agents = agentIndexes.map((index) => config.agents[index]!.id);
+  const runTrace = tracing?.startRun({ includeContent: config.tracing.include_content });
 
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
@@ -114,9 +142,13 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
         version: io.version,
         argv: io.argv,
         debug: false,
+        traceId: runTrace?.traceId,
       }),
       signal: io.signal ?? interrupt.signal,
-      subscribers: [(event, state) => display.event(event, state)],
+      subscribers: [
+        ...(runTrace ? [runTrace.subscriber] : []),
+        (event, state) => display.event(event, state),
+      ],
     });
   } finally {
     process.off("SIGINT", onSigint);
@@ -156,6 +188,9 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
         (result.logDir ? ` (its log: ${relative(io.cwd, result.logDir) || result.logDir})` : "") +
         "\n",
     );
+  }
+  if (runTrace && tracing) {
+    io.stderr.write(`[system] Trace: ${runTrace.traceId} (${tracing.destination})\n`);
   }
   return answered ? ExitCode.success : EXIT_CODE_FOR_RUN_END[status];
 }

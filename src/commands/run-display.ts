@@ -27,6 +27,8 @@ export interface RunStartInfo {
   /** The `log_…` directory and the attempt directory, when logging. */
   runDir: string | undefined;
   logDir: string | undefined;
+  /** The run's trace id, when traced. */
+  traceId?: string | undefined;
 }
 
 /** A running display. */
@@ -82,19 +84,27 @@ export async function createRunDisplay(
 
 function automationDisplay(io: CommandIO): RunDisplay {
   const output = createAutomationOutput(io.stdout);
+  let traceId: string | undefined;
   return {
     kind: "automation",
     started(info) {
+      traceId = info.traceId;
       if (info.runDir === undefined || info.logDir === undefined) return;
       output.start({
         logDir: info.runDir,
         statusFile: join(info.logDir, "status.json"),
         question: info.question,
+        traceId,
       });
     },
     event(event, state) {
       if (event.type === "run-start")
-        output.start({ logDir: undefined, statusFile: undefined, question: state.question });
+        output.start({
+          logDir: undefined,
+          statusFile: undefined,
+          question: state.question,
+          traceId,
+        });
       output.event(event);
     },
     close: async () => undefined,

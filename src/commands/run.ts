@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { EXIT_CODE_FOR_RUN_END } from "../errors.js";
 import {
   type CwdContext,
+  type PreparedRun,
   prepareRun,
   type RunFlags,
   type RunHandle,
@@ -20,6 +21,8 @@ import { latestPersonas, type RunState } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
 import { oneLine, traceSubscriber } from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
+import type { Tracing } from "../tracing/index.js";
+import { openCommandTracing } from "./command-tracing.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
 import {
   closeSession,
@@ -45,6 +48,8 @@ export interface RunCommandFlags extends RunFlags {
   automation?: boolean | undefined;
   /** `--cwd-context`: the working directory's access for this run. */
   cwdContext?: CwdContext | undefined;
+  /** `--tracing` (also `COORD_TRACING_ENABLED=true`): OpenTelemetry spans of the run. */
+  tracing?: boolean | undefined;
 }
 
 /**
@@ -62,6 +67,37 @@ export async function runQuestion(
 ): Promise<number> {
   const prepared = await prepareRun(flags, io);
   for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
+  // Warnings that come while a live view owns the terminal wait until it is closed.
+  let deferred: string[] | undefined;
+  const warn = (message: string) => {
+    if (deferred) deferred.push(message);
+    else io.stderr.write(`coord: warning: ${message}\n`);
+  };
+  const tracing = await openCommandTracing(flags.tracing, prepared.env, io, warn);
+  try {
+    return await runTraced(question, flags, io, prepared, tracing, {
+      defer: () => (deferred ??= []),
+      flush: () => {
+        const messages = deferred ?? [];
+        deferred = undefined;
+        for (const message of messages) warn(message);
+      },
+    });
+  } finally {
+    // After the answer and the summary lines: sending the last spans never delays them.
+    await tracing?.shutdown();
+  }
+}
+
+/** {@link runQuestion} once tracing is open (or off). */
+async function runTraced(
+  question: string,
+  flags: RunCommandFlags,
+  io: CommandIO,
+  prepared: PreparedRun,
+  tracing: Tracing | undefined,
+  warnings: { defer(): void; flush(): void },
+): Promise<number> {
   const { config } = prepared;
   const session = await openSession({
     home: io.home,
@@ -73,6 +109,8 @@ export async function runQuestion(
   });
 
   const display = await createRunDisplay(flags, io, config.ui.display_type === "rich_terminal");
+  if (display.kind === "ink" || display.kind === "live-status") warnings.defer();
+  const runTrace = tracing?.startRun({ includeContent: config.tracing.include_content });
   const startedAt = Date.now();
   let handle: RunHandle;
   try {
@@ -89,10 +127,12 @@ export async function runQuestion(
         version: io.version,
         argv: io.argv,
         debug: flags.debug,
+        traceId: runTrace?.traceId,
         onError: (error) =>
           io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`),
       }),
       ...(io.signal ? { signal: io.signal } : {}),
+      subscribers: runTrace ? [runTrace.subscriber] : [],
       onSubscriberError: (error) =>
         io.stderr.write(`coord: warning: a display failed: ${(error as Error).message}\n`),
     });
@@ -100,7 +140,12 @@ export async function runQuestion(
     await discardSession(session);
     throw error;
   }
-  display.started({ question, runDir: handle.runDir, logDir: handle.logDir });
+  display.started({
+    question,
+    runDir: handle.runDir,
+    logDir: handle.logDir,
+    traceId: runTrace?.traceId,
+  });
   handle.subscribe((event, state) => display.event(event, state));
   const debugLog = handle.writer;
   if (flags.debug && debugLog) {
@@ -111,11 +156,13 @@ export async function runQuestion(
     result = await handle.done;
   } catch (error) {
     await display.close(handle.live.state);
+    warnings.flush();
     await closeSession(session, "failed").catch(() => undefined);
     throw error;
   }
   const { state, logDir, runDir } = result;
   await display.close(state);
+  warnings.flush();
   try {
     await recordTurn(session, { question, state, startedAt, endedAt: Date.now(), logDir, runDir });
     await closeSession(session, sessionStatusOf(state));
@@ -130,6 +177,8 @@ export async function runQuestion(
     logDir,
     display,
     sessionId: session.record.id,
+    trace:
+      runTrace && tracing ? { id: runTrace.traceId, destination: tracing.destination } : undefined,
   });
 }
 
@@ -149,6 +198,8 @@ async function finish(
     logDir: string | undefined;
     display: RunDisplay;
     sessionId: string;
+    /** The run's trace id and where its spans went, when traced. */
+    trace: { id: string; destination: string } | undefined;
   },
 ): Promise<number> {
   const { flags, io, logDir, display } = context;
@@ -175,6 +226,8 @@ async function finish(
     const prefix = display.kind === "plain" ? "[system] " : "";
     if (display.kind === "ink") io.stderr.write("\n");
     if (logDir) io.stderr.write(`${prefix}Logs: ${relative(io.cwd, logDir) || logDir}\n`);
+    const trace = context.trace;
+    if (trace) io.stderr.write(`${prefix}Trace: ${trace.id} (${trace.destination})\n`);
     io.stderr.write(
       `${prefix}Session: ${context.sessionId} (continue: coord --session-id ${context.sessionId})\n`,
     );

@@ -10,6 +10,7 @@ import { relative } from "node:path";
 import { ConfigError, ExitCode } from "../errors.js";
 import { defaultLogRoot } from "../runner/index.js";
 import type { ServedTeam } from "../server/index.js";
+import { openCommandTracing } from "./command-tracing.js";
 import type { ServeIO, ServeSettings } from "./io.js";
 
 export type { ServeIO, ServeSettings };
@@ -28,6 +29,8 @@ export interface ServeFlags {
   /** Seconds to let requests in flight finish on shutdown. */
   shutdownTimeout?: number | undefined;
   maxBodyBytes?: number | undefined;
+  /** `--tracing` (also `COORD_TRACING_ENABLED=true`): each chat completion traced. */
+  tracing?: boolean | undefined;
 }
 
 /** Default bind address and port (spec section 8). */
@@ -80,6 +83,10 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     const { superviseWithReload } = await import("./serve-reload.js");
     return superviseWithReload({ settings, io, env });
   }
+  const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const tracing = await openCommandTracing(flags.tracing, env, io, (message) =>
+    log(`warning: ${message}`),
+  );
   const server = await import("../server/index.js");
   let team: ServedTeam | undefined;
   if (settings.config !== undefined) {
@@ -89,7 +96,6 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
   const logRoot = flags.logs ? defaultLogRoot(env, io.cwd) : undefined;
   const apiKey = env.COORD_SERVER_API_KEY || undefined;
   const shutdown = new AbortController();
-  const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const app = server.createApp({
     team,
     env,
@@ -103,10 +109,20 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     signal: shutdown.signal,
     cliArgs: io.argv,
     onLog: log,
+    tracing,
   });
   const running = await server.startServer(app, { host: settings.host, port: settings.port });
   io.stderr.write(
-    banner({ url: running.url, port: running.port, team, logRoot, apiKey, settings, io }),
+    banner({
+      url: running.url,
+      port: running.port,
+      team,
+      logRoot,
+      apiKey,
+      settings,
+      io,
+      tracing: tracing?.destination,
+    }),
   );
 
   return new Promise<number>((resolve) => {
@@ -139,7 +155,9 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
             shutdown.abort(new server.RunStopped("shutdown"));
           },
         })
-        .then(() => {
+        .then(async () => {
+          // The last spans go out within the export timeout (a Ctrl+C more does not wait).
+          await tracing?.shutdown();
           process.off("SIGINT", onSignal);
           process.off("SIGTERM", onSignal);
           io.stderr.write("coord serve: stopped\n");
@@ -159,6 +177,8 @@ function banner(context: {
   apiKey: string | undefined;
   settings: ServeSettings;
   io: ServeIO;
+  /** Where traces go, when tracing. */
+  tracing: string | undefined;
 }): string {
   const { team, io } = context;
   const local =
@@ -184,6 +204,7 @@ function banner(context: {
     `  endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (OpenAI base URL ${local}/v1)`,
     `  auth:      ${context.apiKey ? "Authorization: Bearer <COORD_SERVER_API_KEY> on /v1/*" : "none (set COORD_SERVER_API_KEY to require a key)"}`,
     `  run logs:  ${context.logRoot ? `${relative(io.cwd, context.logRoot) || context.logRoot}/ (one per request)` : "off"}${context.settings.debug ? ", debug" : ""}`,
+    `  tracing:   ${context.tracing ? `${context.tracing} (trace id in x-coord-trace-id)` : "off (--tracing or COORD_TRACING_ENABLED=true)"}`,
     "Press Ctrl+C to stop.",
   );
   return `${lines.join("\n")}\n`;

@@ -45,6 +45,10 @@ export function addServeCommand(program: Command, version: string): void {
       "reject larger request bodies with 413 (default 1048576)",
       integerAtLeast("--max-body-bytes", 1),
     )
+    .option(
+      "--tracing",
+      "OpenTelemetry traces of each request and its run (COORD_TRACING_ENABLED; docs/tracing.md)",
+    )
     .addHelpText(
       "after",
       `
@@ -67,6 +71,7 @@ Example:
           requestTimeout: options.requestTimeout as number | undefined,
           shutdownTimeout: options.shutdownTimeout as number | undefined,
           maxBodyBytes: options.maxBodyBytes as number | undefined,
+          tracing: options.tracing === true,
         },
         {
           stderr: process.stderr,

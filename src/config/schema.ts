@@ -333,6 +333,17 @@ export const UiConfig = z.object({
 });
 export type UiConfig = z.infer<typeof UiConfig>;
 
+/** OpenTelemetry tracing of a run (`--tracing`, `COORD_TRACING_ENABLED`; docs/tracing.md). */
+export const TracingConfig = z.object({
+  include_content: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Put the question, answers, vote reasons, model output and tool arguments/results in the spans (secrets are redacted either way).",
+    ),
+});
+export type TracingConfig = z.infer<typeof TracingConfig>;
+
 /** The whole YAML configuration file. */
 export const ConfigSchema = z.object({
   agents: z.array(AgentConfig).min(1).describe("The team, in order; `agent<N>` is the N-th."),
@@ -341,6 +352,9 @@ export const ConfigSchema = z.object({
   ),
   timeout_settings: TimeoutSettings.default(TimeoutSettings.parse({})).describe("Time limits."),
   ui: UiConfig.default(UiConfig.parse({})).describe("Display and logging."),
+  tracing: TracingConfig.default(TracingConfig.parse({})).describe(
+    "What traces carry when tracing is on (docs/tracing.md).",
+  ),
   session_id: z.string().optional().describe("Memory session to load (as `--session-id`)."),
 });
 /** A validated configuration with every default filled in. */

@@ -119,6 +119,12 @@ describe("summarizeRun", () => {
     expect(summary.totals.rounds.vote_refused).toBe(2);
     expect(summary).toMatchObject({ status: "incomplete", truncated: true, winner: null });
   });
+
+  it("carries the trace id of a traced run, null otherwise", () => {
+    expect(summarizeRun(runLog([start]), WHERE).trace_id).toBeNull();
+    const traced = { ...runLog([start]), traceId: "0af7651916cd43dd8448eb211c80319c" };
+    expect(summarizeRun(traced, WHERE).trace_id).toBe("0af7651916cd43dd8448eb211c80319c");
+  });
 });
 
 describe("sortTools", () => {

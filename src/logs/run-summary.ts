@@ -100,6 +100,8 @@ export interface LogsSummaryJson {
   turns: number[];
   attempts: number[];
   run_id: string | null;
+  /** The run's OpenTelemetry trace id when it was traced (execution_metadata.yaml), else null. */
+  trace_id: string | null;
   question: string;
   mode: string | null;
   status: RunStatus;
@@ -162,6 +164,7 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
     turns: where.turns,
     attempts: where.attempts,
     run_id: state.runId,
+    trace_id: log.traceId ?? null,
     question: state.question,
     mode: state.mode,
     status: state.endReason ?? "incomplete",

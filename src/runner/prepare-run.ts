@@ -84,6 +84,8 @@ export interface LogFlags {
   /** The raw arguments, for execution_metadata.yaml. */
   argv: readonly string[];
   debug: boolean;
+  /** The run's trace id, when traced (execution_metadata.yaml `trace_id`; docs/tracing.md). */
+  traceId?: string | undefined;
   /** Told once of the first log write failure (the run goes on). */
   onError?: ((error: Error) => void) | undefined;
 }
@@ -110,6 +112,7 @@ export function runLogOptions(
     coordVersion: options.version,
     cliArgs: options.argv,
     debug: options.debug,
+    ...(options.traceId !== undefined ? { traceId: options.traceId } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   };
 }

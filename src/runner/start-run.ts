@@ -35,6 +35,8 @@ export interface RunLogOptions {
   cliArgs: readonly string[];
   /** Also write coord_debug.log. */
   debug: boolean;
+  /** The run's trace id when it is traced (written as `trace_id` in execution_metadata.yaml). */
+  traceId?: string | undefined;
   /** Called once with the first log write failure (the run goes on). */
   onError?: (error: Error) => void;
 }
@@ -212,6 +214,7 @@ async function openLog(options: StartRunOptions, clock: Clock): Promise<LogWrite
     config: options.config,
     cliArgs: log.cliArgs,
     debug: log.debug,
+    ...(log.traceId !== undefined ? { traceId: log.traceId } : {}),
     clock,
     ...(log.onError ? { onError: log.onError } : {}),
   });

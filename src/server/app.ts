@@ -11,6 +11,9 @@
  *
  * Every response carries `x-request-id` (the client's when it is a plain token, else a new
  * one). With `apiKey` set, `/v1/*` needs `Authorization: Bearer <apiKey>` (401 otherwise).
+ * With `tracing`, each chat completion is a SERVER span (a child of the caller's `traceparent`,
+ * if any) with the run's spans under it, and its response carries `x-coord-trace-id` and
+ * `traceresponse` (docs/tracing.md).
  */
 import { timingSafeEqual, createHash } from "node:crypto";
 import { Hono, type Context } from "hono";
@@ -18,6 +21,7 @@ import { bodyLimit } from "hono/body-limit";
 import { requestId, type RequestIdVariables } from "hono/request-id";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { RunState } from "../session/index.js";
+import type { RequestTrace, Tracing } from "../tracing/index.js";
 import { ApiError } from "./api-error.js";
 import { runChatCompletion } from "./chat-completion.js";
 import { parseJsonBody, readChatRequest } from "./chat-request.js";
@@ -56,6 +60,8 @@ export interface AppOptions {
   onLog?: (line: string) => void;
   /** Called when a run ends, with its final state (tests, observability). */
   onRunEnd?: (state: RunState, requestId: string) => void;
+  /** Traces each chat completion (`coord serve --tracing`, `COORD_TRACING_ENABLED`). */
+  tracing?: Tracing | undefined;
 }
 
 /** Counts of requests the app is serving; read by the server for graceful shutdown. */
@@ -64,7 +70,7 @@ export interface AppActivity {
   readonly inFlight: number;
 }
 
-type Env = { Variables: RequestIdVariables };
+type Env = { Variables: RequestIdVariables & { requestTrace?: RequestTrace } };
 
 /**
  * Creates the app. The options are read once; the app keeps no state between requests beyond
@@ -136,6 +142,25 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
 
   app.post(
     "/v1/chat/completions",
+    async (c, next) => {
+      const tracing = options.tracing;
+      if (!tracing) return next();
+      const requestTrace = tracing.startRequest({
+        method: c.req.method,
+        route: "/v1/chat/completions",
+        traceparent: c.req.header("traceparent"),
+        requestId: c.get("requestId"),
+        userAgent: c.req.header("user-agent"),
+      });
+      c.set("requestTrace", requestTrace);
+      c.header("x-coord-trace-id", requestTrace.traceId);
+      c.header("traceresponse", requestTrace.traceresponse);
+      try {
+        await next();
+      } finally {
+        requestTrace.end(c.res.status);
+      }
+    },
     bodyLimit({
       maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       onError: (c) =>
@@ -170,6 +195,9 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
           now,
           onTrace: (line) => options.onLog?.(`${id} ${line}`),
           onRunEnd: (state) => options.onRunEnd?.(state, id),
+          runTrace: c
+            .get("requestTrace")
+            ?.startRun({ includeContent: team.config.tracing.include_content }),
         });
         if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
         return c.json(body);

@@ -9,6 +9,7 @@ import { relative } from "node:path";
 import { stopReasonOf } from "../engine/index.js";
 import { type RunHandle, runLogOptions, startRun } from "../runner/index.js";
 import type { RunState } from "../session/index.js";
+import type { RunTrace } from "../tracing/index.js";
 import { oneLine, traceSubscriber } from "../ui/plain/index.js";
 import { ApiError } from "./api-error.js";
 import type { ChatRequest } from "./chat-request.js";
@@ -59,6 +60,8 @@ export interface CompletionContext {
   onTrace?: ((line: string) => void) | undefined;
   /** Called once the run ended, with its final state (observability, tests). */
   onRunEnd?: ((state: RunState, logDir: string | undefined) => void) | undefined;
+  /** The run's trace, when the server traces (its id goes in the run log). */
+  runTrace?: RunTrace | undefined;
 }
 
 /** A finished completion and where its run log is. */
@@ -104,10 +107,14 @@ export async function runChatCompletion(
                 version: context.version,
                 argv: context.cliArgs,
                 debug: context.debug,
+                traceId: context.runTrace?.traceId,
               },
             ),
       signal: context.signal,
-      subscribers: [traceSubscriber((line) => lines.push(line))],
+      subscribers: [
+        traceSubscriber((line) => lines.push(line)),
+        ...(context.runTrace ? [context.runTrace.subscriber] : []),
+      ],
     });
   } catch (error) {
     const { ConfigError } = await import("../errors.js");

@@ -66,6 +66,19 @@ describe("readRunLog", () => {
     expect(log.state.agents[0]).toMatchObject({ status: "answered", answerCount: 1 });
     expect(log.status).toEqual({ phase: "coordinating" });
     expect(log.metrics).toBeUndefined();
+    expect(log.traceId).toBeUndefined();
+  });
+
+  it("reads the trace id of a traced run from execution_metadata.yaml", async () => {
+    const dir = await attemptDir();
+    await writeFile(join(dir, "events.jsonl"), serializeEvent(runStart));
+    await writeFile(
+      join(dir, "execution_metadata.yaml"),
+      "question: q?\ntrace_id: 0af7651916cd43dd8448eb211c80319c\n",
+    );
+    expect((await readRunLog(dir)).traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    await writeFile(join(dir, "execution_metadata.yaml"), "question: [unclosed\n");
+    await expect(readRunLog(dir)).rejects.toThrow(/execution_metadata.yaml: not valid YAML/);
   });
 
   it("reports a cut-off last line as truncated", async () => {

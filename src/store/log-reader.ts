@@ -4,6 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../errors.js";
 import { EventLogError, parseEventLog, type CoordEvent } from "../events/index.js";
 import { type MetricsJson, replay, type RunState, type StatusJson } from "../session/index.js";
@@ -22,16 +23,19 @@ export interface RunLog {
   status?: StatusJson;
   /** metrics.json, present once the writer was closed. */
   metrics?: MetricsJson;
+  /** The run's OpenTelemetry trace id (execution_metadata.yaml `trace_id`), when it was traced. */
+  traceId?: string;
 }
 
 /**
- * Reads `<attemptDir>/events.jsonl` (and status.json / metrics.json when present) and replays
- * the events. Use `resolveAttemptDir` first to turn a log directory into an attempt directory.
+ * Reads `<attemptDir>/events.jsonl` (and status.json / metrics.json / execution_metadata.yaml
+ * when present) and replays the events. Use `resolveAttemptDir` first to turn a log directory into an attempt directory.
  *
  * @param attemptDir a `…/log_<time>/turn_<n>/attempt_<n>` directory.
  * @throws ConfigError when events.jsonl does not exist (names the file and the expected layout).
  * @throws EventLogError when events.jsonl holds an unknown schema version or a malformed line,
- *   or status.json / metrics.json is not valid JSON; the message names the file (and line).
+ *   or status.json / metrics.json is not valid JSON, or execution_metadata.yaml not valid YAML;
+ *   the message names the file (and line).
  */
 export async function readRunLog(attemptDir: string): Promise<RunLog> {
   const eventsPath = join(attemptDir, "events.jsonl");
@@ -45,11 +49,26 @@ export async function readRunLog(attemptDir: string): Promise<RunLog> {
   }
   const { events, truncated } = parseEventLog(text, eventsPath);
   const log: RunLog = { dir: attemptDir, events, truncated, state: replay(events) };
+  const traceId = await readTraceId(join(attemptDir, "execution_metadata.yaml"));
+  if (traceId !== undefined) log.traceId = traceId;
   const status = await readJson(join(attemptDir, "status.json"));
   if (status !== undefined) log.status = status as StatusJson;
   const metrics = await readJson(join(attemptDir, "metrics.json"));
   if (metrics !== undefined) log.metrics = metrics as MetricsJson;
   return log;
+}
+
+async function readTraceId(path: string): Promise<string | undefined> {
+  const text = await readOptional(path);
+  if (text === undefined) return undefined;
+  let metadata: unknown;
+  try {
+    metadata = parseYaml(text) as unknown;
+  } catch (error) {
+    throw new EventLogError(`${path}: not valid YAML (${(error as Error).message})`);
+  }
+  const traceId = (metadata as { trace_id?: unknown } | null)?.trace_id;
+  return typeof traceId === "string" ? traceId : undefined;
 }
 
 async function readJson(path: string): Promise<unknown> {

@@ -10,7 +10,7 @@
  *   `statusIntervalMs`, at once on a phase change, and at close;
  * - `metrics.json` (`toMetricsJson`) and `final_answer.md` at close;
  * - `execution_metadata.yaml` at creation: question, config with secrets redacted, CLI args,
- *   coord version;
+ *   coord version, and the run's trace id (`trace_id`) when it is traced (docs/tracing.md);
  * - `<logDir>/coord_debug.log` with `debug: true`.
  *
  * `--no-logs` means the caller does not create a writer.
@@ -58,6 +58,8 @@ export interface LogWriterOptions {
   cliArgs: readonly string[];
   /** Write `coord_debug.log`. */
   debug: boolean;
+  /** The run's OpenTelemetry trace id, when traced: `trace_id` in execution_metadata.yaml. */
+  traceId?: string;
   /** Times the status.json throttle and debug lines; default the system clock. */
   clock?: Clock;
   /** Minimum ms between status.json rewrites (phase changes write at once). Default 200. */
@@ -125,6 +127,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       turn: options.turn,
       attempt: options.attempt,
       question: options.question,
+      ...(options.traceId !== undefined ? { trace_id: options.traceId } : {}),
       cli_args: redactCliArgs(options.cliArgs),
       config: redactSecrets(options.config) ?? null,
     }),

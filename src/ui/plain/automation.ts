@@ -6,6 +6,7 @@
  * LOG_DIR: <the log_… directory, or "none" with --no-logs>
  * STATUS: <the turn's status.json, rewritten atomically while the run goes on, or "none">
  * QUESTION: <the question on one line>
+ * TRACE_ID: <the run's OpenTelemetry trace id; only with --tracing / COORD_TRACING_ENABLED>
  * SUBTASK: <agent id>: <its subtask on one line>          (decomposition mode, one per agent)
  * STOP: <agent id> <complete|blocked>: <summary on one line> (decomposition mode, each stop)
  * WINNER: <the winning agent's id, or "none">
@@ -22,11 +23,15 @@ import { oneLine } from "./trace-lines.js";
 
 /** The automation lines of one run. */
 export interface AutomationOutput {
-  /** Prints LOG_DIR, STATUS and QUESTION; call once the log is open (or at once without logs). */
+  /**
+   * Prints LOG_DIR, STATUS, QUESTION and, for a traced run, TRACE_ID; call once the log is open
+   * (or at once without logs).
+   */
   start(info: {
     logDir: string | undefined;
     statusFile: string | undefined;
     question: string;
+    traceId?: string | undefined;
   }): void;
   /** Prints the line an event makes, if any: SUBTASK and STOP (decomposition mode). */
   event(event: CoordEvent): void;
@@ -38,11 +43,12 @@ export interface AutomationOutput {
 export function createAutomationOutput(out: { write(text: string): unknown }): AutomationOutput {
   let started = false;
   return {
-    start({ logDir, statusFile, question }) {
+    start({ logDir, statusFile, question, traceId }) {
       if (started) return;
       started = true;
       out.write(
-        `LOG_DIR: ${logDir ?? "none"}\nSTATUS: ${statusFile ?? "none"}\nQUESTION: ${oneLine(question)}\n`,
+        `LOG_DIR: ${logDir ?? "none"}\nSTATUS: ${statusFile ?? "none"}\nQUESTION: ${oneLine(question)}\n` +
+          (traceId !== undefined ? `TRACE_ID: ${traceId}\n` : ""),
       );
     },
     event(event) {

@@ -60,6 +60,7 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
       `${name} (turn ${of(summary.turn, summary.turns)}, attempt ${of(summary.attempt, summary.attempts)})`,
     ],
     ["Log", displayPath(summary.attempt_dir, options.cwd)],
+    ...(summary.trace_id !== null ? [["Trace", summary.trace_id] as [string, string]] : []),
     ["Question", oneLine(summary.question, 200)],
     ["Status", statusLine(summary)],
   ];
