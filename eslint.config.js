@@ -19,6 +19,7 @@ const FOLDERS = [
   "ui/plain",
   "ui/terminal",
   "server",
+  "setup",
   "commands",
 ];
 
@@ -48,7 +49,20 @@ const BANNED = {
   runner: ["logs", "ui", "server", "commands"],
   "ui/plain": ["backends", "engine", "runner", "server", "commands", "ui/terminal"],
   "ui/terminal": ["backends", "engine", "runner", "server", "commands"],
-  server: ["ui/terminal", "commands"],
+  server: ["ui/terminal", "commands", "setup"],
+  // The wizard and --select ask questions and write config files; the commands run what they chose.
+  setup: [
+    "backends",
+    "tools",
+    "engine",
+    "session",
+    "store",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "commands",
+  ],
   commands: [],
 };
 
