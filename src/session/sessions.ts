@@ -13,7 +13,7 @@
  */
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../store/index.js";
+import writeFileAtomic from "write-file-atomic";
 
 /** Registry file format version. A reader refuses versions it does not know. */
 export const SESSIONS_FILE_VERSION = 1;

@@ -79,7 +79,7 @@ export async function chooseConfig(options: ConfigStepOptions): Promise<ConfigCh
       const built = await askTemplate(options, template);
       if (built === BACK) break;
       template = built.template;
-      prompter.note(built.yaml, "Your config");
+      prompter.note(built.yaml.trimEnd(), "Your config");
       const savedTo = await saveTemplate(options, built.yaml);
       if (savedTo !== BACK) return { configArg: savedTo, savedTo };
     }

@@ -92,7 +92,7 @@ describe("the setup wizard", () => {
     expect((await stat(envFilePath(home))).mode & 0o777).toBe(0o600);
 
     const yaml = await readFile(path, "utf8");
-    expect(prompter.shown).toContain(`Your config\n${yaml}`);
+    expect(prompter.shown).toContain(`Your config\n${yaml.trimEnd()}`);
     const { config } = parseConfigText(yaml, { env: {} });
     expect(config.agents.map((agent) => agent.backend.model)).toEqual([
       "gpt-4o-mini",
