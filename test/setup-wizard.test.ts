@@ -231,6 +231,22 @@ describe.skipIf(!hasTmux())("the first run in a terminal", () => {
   });
 });
 
+describe.skipIf(!hasTmux())("cancelling --select", () => {
+  test("Ctrl+C on the config list says --select was cancelled, writes nothing, exits 4", async () => {
+    const box = await makeSandbox();
+    const tty = startCoord(box, '--select "q"');
+    await tty.waitFor("Which configs? (Esc quits)");
+    tty.keys("Enter");
+    await tty.waitFor("which config? (Esc goes back)");
+    tty.keys("C-c");
+    const end = await tty.waitFor(/EXIT=\d+/);
+    expect(end).toContain("coord: --select cancelled: no config chosen");
+    expect(end).toContain("EXIT=4");
+    expect(await readdir(box.home)).toEqual([]);
+    expect(await readdir(box.cwd)).toEqual([]);
+  });
+});
+
 describe("without a terminal", () => {
   test("no config: nothing is asked, the message says how to make one, exit 1", async () => {
     const box = await makeSandbox();

@@ -97,8 +97,18 @@ async function selectConfig(io: ChatIO, then: "chat" | "question"): Promise<stri
   prompter.intro("coord --select");
   const env = await config.loadEnvFiles({ home: io.home, env: io.env });
   const categories = await config.listConfigSources({ cwd: io.cwd, home: io.home, env });
-  const entry = await setup.pickConfig(prompter, categories);
-  if (entry === setup.BACK) throw new setup.SetupCancelled("--select cancelled: no config chosen");
+  const cancelled = "--select cancelled: no config chosen";
+  let entry: Awaited<ReturnType<typeof setup.pickConfig>>;
+  try {
+    entry = await setup.pickConfig(prompter, categories, {
+      message: "Which configs? (Esc quits)",
+    });
+  } catch (error) {
+    // Ctrl+C: the prompter's own "setup cancelled" would name the wrong command.
+    if (error instanceof setup.SetupCancelled) throw new setup.SetupCancelled(cancelled);
+    throw error;
+  }
+  if (entry === setup.BACK) throw new setup.SetupCancelled(cancelled);
   prompter.outro(
     `${entry.name}: ${then === "chat" ? "starting the chat…" : "answering your question…"}`,
   );

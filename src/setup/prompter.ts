@@ -158,7 +158,8 @@ export async function createClackPrompter(streams: PromptStreams): Promise<Promp
     // Not clack's spinner: it exits the process on Ctrl+C and Esc.
     task: async (message, work) => {
       clack.log.step(`${message}…`, common);
-      return runInterruptible(work);
+      // The terminal echoes `^C` on the step's line: end that line before the error follows.
+      return runInterruptible(work, () => streams.output.write("\n"));
     },
   };
 }
@@ -166,11 +167,18 @@ export async function createClackPrompter(streams: PromptStreams): Promise<Promp
 /**
  * Runs `work` with a signal that Ctrl+C (SIGINT, the terminal being out of raw mode between
  * questions) aborts.
+ * @param onInterrupt called once, when SIGINT comes.
  * @throws SetupCancelled when SIGINT came, once `work` has settled.
  */
-export async function runInterruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function runInterruptible<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  onInterrupt?: () => void,
+): Promise<T> {
   const controller = new AbortController();
-  const onSigint = () => controller.abort(new SetupCancelled());
+  const onSigint = () => {
+    if (!controller.signal.aborted) onInterrupt?.();
+    controller.abort(new SetupCancelled());
+  };
   process.on("SIGINT", onSigint);
   try {
     const result = await work(controller.signal).catch((error: unknown) => {

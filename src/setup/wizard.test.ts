@@ -134,6 +134,9 @@ describe("the setup wizard", () => {
       "openai",
     ]);
     expect(config.orchestrator.coordination_mode).toBe("decomposition");
+    expect(prompter.shown.at(-1)).toBe(
+      "Done: from now on, plain `coord` in this directory uses it. Starting the chat…",
+    );
   });
 
   it("Ctrl+C during the keys writes nothing", async () => {
@@ -255,6 +258,27 @@ describe("the setup wizard", () => {
       "gemini-2.5-flash",
     ]);
     expect(config.orchestrator.context_paths).toEqual([{ path: ".", permission: "write" }]);
+  });
+
+  it("saving the default where the project has its own config says plain coord here keeps that one", async () => {
+    await mkdir(join(cwd, ".coord"), { recursive: true });
+    await writeFile(join(cwd, ".coord", "config.yaml"), "# the project's\n");
+    const { prompter, run } = wizard(
+      [
+        ask("confirm", "Add or change API keys?", false),
+        ask("select", "How do you want to set up your team?", "template"),
+        ask("select", "Which template?", "simple"),
+        choose("Save it where?", "As your default"),
+      ],
+      { OPENAI_API_KEY: "k" },
+      { explicit: true },
+    );
+    const choice = await run;
+    prompter.assertDone();
+    expect(choice.savedTo).toBe(globalConfigPath(home));
+    expect(prompter.shown.at(-1)).toBe(
+      "Done: plain `coord` uses it where there is no .coord/config.yaml (this directory has one). Starting the chat…",
+    );
   });
 
   it("builds a custom team: provider and model per agent, a base URL, a local model file", async () => {

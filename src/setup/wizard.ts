@@ -4,10 +4,13 @@
  * 2 builds or picks a config. Esc goes back a question, also from step 2 to step 1; Ctrl+C stops
  * it, and each step writes its file only when it ends, atomically, so nothing is left half-written.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import {
   detectProviderKeys,
   envFilePath,
   loadEnvFiles,
+  PROJECT_CONFIG_PATH,
   providersWithKeys,
 } from "../config/index.js";
 import { type ConfigChoice, chooseConfig } from "./config-step.js";
@@ -85,7 +88,7 @@ export async function runSetupWizard(options: WizardOptions): Promise<ConfigChoi
       const next = options.then === "chat" ? "Starting the chat…" : "Answering your question…";
       prompter.outro(
         choice.savedTo !== undefined
-          ? `Done: from now on, plain \`coord\` uses it. ${next}`
+          ? `Done: ${whereUsed(choice.savedTo, options.cwd)} ${next}`
           : `${next} (nothing saved: \`coord --setup\` again to choose a default)`,
       );
       return choice;
@@ -99,4 +102,13 @@ export async function runSetupWizard(options: WizardOptions): Promise<ConfigChoi
         : `setup cancelled; ${what.join(" and ")} was saved, no config was written`,
     );
   }
+}
+
+/** Where plain `coord` now picks up the saved config (spec section 1 "Configuration discovery"). */
+function whereUsed(savedTo: string, cwd: string): string {
+  const project = join(cwd, PROJECT_CONFIG_PATH);
+  if (savedTo === project) return "from now on, plain `coord` in this directory uses it.";
+  return existsSync(project)
+    ? `plain \`coord\` uses it where there is no ${PROJECT_CONFIG_PATH} (this directory has one).`
+    : "from now on, plain `coord` uses it.";
 }
