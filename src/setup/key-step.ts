@@ -17,11 +17,15 @@ export interface KeyStepOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** For the key check; default the global `fetch`. */
   fetch?: typeof fetch;
+  /** Providers ticked at first (those chosen before going back to this step). */
+  initial?: readonly ProviderId[];
 }
 
 /** What the step saved: the variables written (none when the user went on without keys). */
 export interface KeyStepResult {
   written: Record<string, string>;
+  /** The providers whose keys were written. */
+  providers: ProviderId[];
 }
 
 const validateKey: Validate = (value) => {
@@ -46,7 +50,9 @@ const validateUrl: Validate = (value) => {
  */
 export async function askForKeys(options: KeyStepOptions): Promise<KeyStepResult | Back> {
   const { prompter } = options;
-  let chosen: ProviderInfo[] = [];
+  let chosen: ProviderInfo[] = PROVIDERS.filter((provider) =>
+    (options.initial ?? []).includes(provider.id),
+  );
   for (;;) {
     const picked = await prompter.multiselect<ProviderId>({
       message: "Which providers will you use? (Space selects, Enter goes on)",
@@ -65,7 +71,7 @@ export async function askForKeys(options: KeyStepOptions): Promise<KeyStepResult
           "Go on without API keys? (local models, OpenAI-compatible servers and the scripted demo need none)",
         initial: true,
       });
-      if (without === true) return { written: {} };
+      if (without === true) return { written: {}, providers: [] };
       continue;
     }
     const values = await typeKeys(prompter, chosen);
@@ -81,7 +87,12 @@ export async function askForKeys(options: KeyStepOptions): Promise<KeyStepResult
     prompter.success(
       `Saved ${count} key${count === 1 ? "" : "s"} to ${tildePath(path, options.home)} (readable only by you).`,
     );
-    return { written: checked };
+    return {
+      written: checked,
+      providers: chosen
+        .filter((provider) => checked[provider.keyVariables[0]!] !== undefined)
+        .map((provider) => provider.id),
+    };
   }
 }
 

@@ -30,6 +30,8 @@ export interface AskedQuestion {
   message: string;
   /** The options of a select or multiselect: label, hint and whether disabled. */
   choices: Array<{ label: string; hint?: string; disabled?: boolean; value: unknown }>;
+  /** What the question started on: a select's focused value, a multiselect's ticked ones. */
+  initial?: unknown;
 }
 
 /** The scripted prompter with what it was asked and shown. */
@@ -48,8 +50,18 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
   const asked: AskedQuestion[] = [];
   const shown: string[] = [];
 
-  const next = (ask: ScriptedAnswer["ask"], message: string, choices: Choice<unknown>[] = []) => {
-    asked.push({ ask, message, choices: choices.map((choice) => ({ ...choice })) });
+  const next = (
+    ask: ScriptedAnswer["ask"],
+    message: string,
+    choices: Choice<unknown>[] = [],
+    initial?: unknown,
+  ) => {
+    asked.push({
+      ask,
+      message,
+      choices: choices.map((choice) => ({ ...choice })),
+      ...(initial !== undefined ? { initial } : {}),
+    });
     const step = queue.shift();
     if (step === undefined) throw new Error(`no scripted answer left for ${ask} "${message}"`);
     if (step.ask !== ask || !message.includes(step.message)) {
@@ -119,12 +131,30 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
     info: (text) => shown.push(text),
     success: (text) => shown.push(text),
     warn: (text) => shown.push(text),
-    select: async <T>(question: { message: string; choices: readonly Choice<T>[] }) => {
-      const step = next("select", question.message, question.choices as Choice<unknown>[]);
+    select: async <T>(question: {
+      message: string;
+      choices: readonly Choice<T>[];
+      initial?: T;
+    }) => {
+      const step = next(
+        "select",
+        question.message,
+        question.choices as Choice<unknown>[],
+        question.initial,
+      );
       return pick(step, question.choices, question.message) as T | Back;
     },
-    multiselect: async <T>(question: { message: string; choices: readonly Choice<T>[] }) => {
-      const step = next("multiselect", question.message, question.choices as Choice<unknown>[]);
+    multiselect: async <T>(question: {
+      message: string;
+      choices: readonly Choice<T>[];
+      initial?: readonly T[];
+    }) => {
+      const step = next(
+        "multiselect",
+        question.message,
+        question.choices as Choice<unknown>[],
+        question.initial,
+      );
       if (step.answer === BACK) return BACK;
       const values = step.answer as unknown[];
       return values.map((value) =>

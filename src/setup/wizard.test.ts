@@ -123,6 +123,9 @@ describe("the setup wizard", () => {
     const choice = await run;
     prompter.assertDone();
     expect(choice.savedTo).toBe(join(cwd, ".coord", "config.yaml"));
+    // Back in step 1, the providers chosen the first time are ticked.
+    const lists = prompter.asked.filter((question) => question.ask === "multiselect");
+    expect(lists.map((question) => question.initial)).toEqual([[], ["openai", "claude"]]);
     expect(await readFile(envFilePath(home), "utf8")).toBe(
       "OPENAI_API_KEY=sk-2\nANTHROPIC_API_KEY=sk-ant-2\n",
     );

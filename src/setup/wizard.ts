@@ -11,6 +11,7 @@ import {
   envFilePath,
   loadEnvFiles,
   PROJECT_CONFIG_PATH,
+  type ProviderId,
   providersWithKeys,
 } from "../config/index.js";
 import { type ConfigChoice, chooseConfig } from "./config-step.js";
@@ -60,15 +61,18 @@ export async function runSetupWizard(options: WizardOptions): Promise<ConfigChoi
         askKeys = change;
       }
     }
+    let picked: ProviderId[] = [];
     for (;;) {
       if (askKeys) {
         const keys = await askForKeys({
           prompter,
           home,
           env,
+          initial: picked,
           ...(options.fetch ? { fetch: options.fetch } : {}),
         });
         if (keys === BACK) throw new SetupCancelled();
+        picked = keys.providers;
         if (Object.keys(keys.written).length > 0) {
           saved.push(tildePath(envFilePath(home), home));
           env = await loadEnvFiles({ home, env: options.env });
