@@ -151,7 +151,9 @@ describe.skipIf(!hasTmux())("the first run in a terminal", () => {
     );
     expect(existsSync(join(box.home, ".config", "coord", ".env"))).toBe(false);
     tty.type("What is 2 + 2?");
-    await tty.waitFor("2 + 2 = 4.", 60_000);
+    // The turn's last line: the prompt takes /quit only once the turn has ended.
+    const turn = await tty.waitFor("turn 1 · winner alice", 60_000);
+    expect(turn).toContain("── alice (agent1.final) ──\n2 + 2 = 4.");
     tty.type("/quit");
     expect(await tty.waitFor(/EXIT=\d+/)).toContain("EXIT=0");
   });
