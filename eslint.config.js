@@ -20,6 +20,7 @@ const FOLDERS = [
   "ui/terminal",
   "server",
   "tracing",
+  "setup",
   "commands",
 ];
 
@@ -61,9 +62,23 @@ const BANNED = {
   runner: ["logs", "ui", "server", "tracing", "commands"],
   "ui/plain": ["backends", "engine", "runner", "server", "tracing", "commands", "ui/terminal"],
   "ui/terminal": ["backends", "engine", "runner", "server", "tracing", "commands"],
-  server: ["ui/terminal", "commands"],
+  server: ["ui/terminal", "commands", "setup"],
   // Tracing is one more subscriber of the live run: it reads events and state, never the engine.
-  tracing: ["backends", "tools", "engine", "logs", "runner", "ui", "server", "commands"],
+  tracing: ["backends", "tools", "engine", "logs", "runner", "ui", "server", "setup", "commands"],
+  // The wizard and --select ask questions and write config files; the commands run what they chose.
+  setup: [
+    "backends",
+    "tools",
+    "engine",
+    "session",
+    "store",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "tracing",
+    "commands",
+  ],
   commands: [],
 };
 

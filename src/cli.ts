@@ -31,7 +31,6 @@ function readVersion(): string {
 
 /** Flags of spec section 4.1 that this version accepts but does not run yet. */
 const NOT_YET: Array<{ key: string; flag: string }> = [
-  { key: "select", flag: "--select" },
   { key: "plan", flag: "--plan" },
   { key: "planAndExecute", flag: "--plan-and-execute" },
   { key: "executePlan", flag: "--execute-plan" },
@@ -78,7 +77,14 @@ function buildProgram(version: string): Command {
     .option("--no-logs", "write no run logs")
     .option("--debug", "verbose log in agent_outputs/log_<time>/coord_debug.log")
     .option("--output-file <path>", "also write the final answer to this file")
-    .option("--select", "choose a config interactively (not available yet)")
+    .option(
+      "--select",
+      "choose the config from a menu: ~/.config/coord/agents/, .coord/*.yaml, ./*.yaml, built-in examples",
+    )
+    .option(
+      "--setup",
+      "run the setup wizard (API keys, then a config from a template or an example); it also starts by itself when no config is found",
+    )
     .addOption(
       new Option(
         "--cwd-context <mode>",
@@ -137,6 +143,8 @@ function buildProgram(version: string): Command {
       "after",
       `
 Examples:
+  coord                                            (first run: the setup wizard; then the chat)
+  coord --select "Why is the sky blue?"            (pick a config from a menu, then ask)
   coord --backend local --model ./stories260K.gguf "What is 2+2?"
   coord --config @examples/three_agents "Why is the sky blue?"
   coord --config @examples/scripted_team --no-display "Any question"
@@ -192,6 +200,26 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         version,
       };
       const text = question ?? (await readQuestionFromStdin());
+      const asks =
+        options.setup === true ||
+        options.select === true ||
+        (flags.config === undefined && flags.backend === undefined && flags.model === undefined);
+      if (asks) {
+        const { askForConfig } = await import("./commands/first-run.js");
+        const chosen = await askForConfig(
+          {
+            setup: options.setup === true,
+            select: options.select === true,
+            automation: options.automation === true,
+            config: flags.config,
+            backend: flags.backend,
+            model: flags.model,
+            question: text !== undefined && text.trim() !== "",
+          },
+          { ...io, stdin: process.stdin },
+        );
+        if (chosen !== undefined) flags.config = chosen;
+      }
       if (text === undefined || text.trim() === "") {
         if (options.automation)
           throw new ConfigError('--automation needs a question: coord --automation "question"');

@@ -7,7 +7,7 @@
  * Provider quirks are the small named functions below (STYLE.md rule 4).
  */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { BackendConfig } from "../config/index.js";
+import { type BackendConfig, PROVIDER_HOSTS } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";
@@ -43,33 +43,6 @@ const LOCAL_SERVER_NAMES: Partial<Record<ChatCompletionsType, string>> = {
   sglang: "SGLang",
   ollama: "Ollama",
 };
-
-/** Known hosted providers: host (or parent domain) → provider name and API key variable. */
-export const PROVIDER_HOSTS: readonly { domain: string; provider: string; keyVariable: string }[] =
-  [
-    { domain: "openrouter.ai", provider: "openrouter", keyVariable: "OPENROUTER_API_KEY" },
-    { domain: "groq.com", provider: "groq", keyVariable: "GROQ_API_KEY" },
-    { domain: "together.xyz", provider: "together", keyVariable: "TOGETHER_API_KEY" },
-    { domain: "together.ai", provider: "together", keyVariable: "TOGETHER_API_KEY" },
-    { domain: "fireworks.ai", provider: "fireworks", keyVariable: "FIREWORKS_API_KEY" },
-    { domain: "cerebras.ai", provider: "cerebras", keyVariable: "CEREBRAS_API_KEY" },
-    { domain: "moonshot.ai", provider: "moonshot", keyVariable: "MOONSHOT_API_KEY" },
-    { domain: "moonshot.cn", provider: "moonshot", keyVariable: "MOONSHOT_API_KEY" },
-    { domain: "nebius.ai", provider: "nebius", keyVariable: "NEBIUS_API_KEY" },
-    { domain: "nebius.com", provider: "nebius", keyVariable: "NEBIUS_API_KEY" },
-    { domain: "z.ai", provider: "zai", keyVariable: "ZAI_API_KEY" },
-    { domain: "bigmodel.cn", provider: "zai", keyVariable: "ZAI_API_KEY" },
-    { domain: "api.openai.com", provider: "openai", keyVariable: "OPENAI_API_KEY" },
-    { domain: "api.deepseek.com", provider: "deepseek", keyVariable: "DEEPSEEK_API_KEY" },
-    { domain: "api.mistral.ai", provider: "mistral", keyVariable: "MISTRAL_API_KEY" },
-    { domain: "api.x.ai", provider: "xai", keyVariable: "XAI_API_KEY" },
-    {
-      domain: "generativelanguage.googleapis.com",
-      provider: "gemini",
-      keyVariable: "GEMINI_API_KEY",
-    },
-    { domain: "api.poe.com", provider: "poe", keyVariable: "POE_API_KEY" },
-  ];
 
 /** Where and as whom one Chat Completions backend connects. */
 export interface ChatCompletionsEndpoint {
@@ -133,7 +106,7 @@ export function createChatCompletionsBackend(
  * - base URL: `config.base_url`, else the type's default ({@link CHAT_COMPLETIONS_DEFAULT_BASE_URLS});
  *   `chatcompletion` requires `base_url`.
  * - key: `config.api_key`; else the type's variable (`zai` → `ZAI_API_KEY`) or the host's
- *   ({@link PROVIDER_HOSTS}, e.g. `openrouter.ai` → `OPENROUTER_API_KEY`). Local hosts need no
+ *   (`PROVIDER_HOSTS` in src/config/providers.ts, e.g. `openrouter.ai` → `OPENROUTER_API_KEY`). Local hosts need no
  *   key; unknown remote hosts get none unless `api_key:` is set.
  *
  * @throws ConfigError when `base_url` is missing or not a URL, or a known provider's key is unset.

@@ -56,5 +56,6 @@ describe("noConfigMessage", () => {
     );
     expect(message).toContain('coord --config @examples/three_agents "your question"');
     expect(message).toContain('coord --backend local --model ./model.gguf "your question"');
+    expect(message).toContain("In a terminal, `coord --setup` asks for your API keys");
   });
 });

@@ -18,7 +18,7 @@ export function globalConfigPath(home: string): string {
  * `~/.config/coord/config.yaml` under `home`.
  *
  * @returns The absolute path of the first one that exists as a file, or `undefined` (the CLI then
- *   prints {@link noConfigMessage} until the setup wizard exists).
+ *   starts the setup wizard in a terminal, and prints {@link noConfigMessage} without one).
  */
 export async function discoverConfig(options: {
   cwd: string;
@@ -35,15 +35,17 @@ export async function discoverConfig(options: {
 }
 
 /**
- * What to print when no config was found: where coord looked and the commands that fix it (copy a
- * built-in example, name one with `--config @examples/NAME`, or use `--backend/--model`).
+ * What to print when no config was found and no terminal is attached for the setup wizard: where
+ * coord looked and the commands that fix it (run the wizard in a terminal, copy a built-in
+ * example, name one with `--config @examples/NAME`, or use `--backend/--model`).
  * Several lines, no trailing newline.
  */
 export function noConfigMessage(): string {
   const examples = listExamples();
   return [
     "No config found: coord looked for .coord/config.yaml (in this directory) and ~/.config/coord/config.yaml.",
-    "Create one from a built-in example (then edit it):",
+    "In a terminal, `coord --setup` asks for your API keys and writes one from a template.",
+    "Or create one from a built-in example (then edit it):",
     `  mkdir -p .coord && cp ${quote(join(examplesDir(), "three_agents.yaml"))} .coord/config.yaml`,
     "or run without a config file:",
     `  coord --config ${EXAMPLES_PREFIX}three_agents "your question"`,

@@ -1,10 +1,12 @@
 /**
  * API keys from `~/.config/coord/.env` merged under the environment (spec section 5
- * "Authentication": keys come from the environment and that file; the environment wins).
+ * "Authentication": keys come from the environment and that file; the environment wins), and
+ * written there by the setup wizard (spec section 1 "First-time setup wizard").
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { parseEnv } from "node:util";
+import writeFileAtomic from "write-file-atomic";
 import { ConfigError } from "../errors.js";
 
 /** The `.env` file coord reads (and the setup wizard writes): `~/.config/coord/.env`. */
@@ -44,4 +46,80 @@ export async function loadEnvFiles(options: {
     }
   }
   return merged;
+}
+
+/** A variable name the `.env` file can hold. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An assignment line: `NAME=…` or `export NAME=…`, capturing the name. */
+const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/;
+
+/**
+ * `.env` text with `entries` set: the first line assigning each name is replaced, later ones are
+ * dropped (so the file holds one value per name), names not there yet are appended; comments,
+ * blank lines and other variables are kept as they were. Values are written bare when they are
+ * plain (keys, URLs), else quoted, so that `util.parseEnv` reads back exactly `entries`.
+ *
+ * @throws ConfigError for a name that is not a variable name, or a value with a newline or with
+ *   both kinds of quote (which the format cannot hold).
+ */
+export function mergeEnvText(existing: string, entries: Readonly<Record<string, string>>): string {
+  const pending = new Map(
+    Object.entries(entries).map(([name, value]) => [name, `${name}=${envValue(name, value)}`]),
+  );
+  for (const name of pending.keys()) {
+    if (!VARIABLE_NAME.test(name)) throw new ConfigError(`${name}: not a variable name`);
+  }
+  const written = new Set<string>();
+  const lines: string[] = [];
+  const existingLines = existing === "" ? [] : existing.replace(/\r?\n$/, "").split(/\r?\n/);
+  for (const line of existingLines) {
+    const name = ASSIGNMENT.exec(line)?.[1];
+    const replacement = name === undefined ? undefined : pending.get(name);
+    if (name === undefined || replacement === undefined) {
+      lines.push(line);
+    } else if (!written.has(name)) {
+      written.add(name);
+      lines.push(replacement);
+    }
+  }
+  for (const [name, line] of pending) if (!written.has(name)) lines.push(line);
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}
+
+function envValue(name: string, value: string): string {
+  if (/[\r\n]/.test(value)) throw new ConfigError(`${name}: a value in .env cannot span lines`);
+  if (/^[\w\-.:/+=~@,%]*$/.test(value)) return value;
+  if (!value.includes("'")) return `'${value}'`;
+  if (!value.includes('"')) return `"${value}"`;
+  throw new ConfigError(`${name}: a value in .env cannot hold both ' and "`);
+}
+
+/**
+ * Sets `entries` in `~/.config/coord/.env` (see {@link mergeEnvText}): the folder is created
+ * (mode 0700) when missing, and the file is replaced atomically with mode 0600, so an interrupted
+ * write leaves the old file and other users cannot read the keys.
+ *
+ * @returns the file's path.
+ * @throws ConfigError when the file cannot be read or written (naming it), or for a bad entry.
+ */
+export async function writeEnvFile(options: {
+  home: string;
+  entries: Readonly<Record<string, string>>;
+}): Promise<string> {
+  const path = envFilePath(options.home);
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const existing = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return "";
+      throw error;
+    });
+    await writeFileAtomic(path, mergeEnvText(existing, options.entries), { mode: 0o600 });
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${path}: cannot write the .env file: ${(error as Error).message}`, {
+      file: path,
+    });
+  }
+  return path;
 }

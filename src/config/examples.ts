@@ -47,6 +47,56 @@ export function listExamples(): string[] {
     .sort();
 }
 
+/** A group of built-in examples, as the setup wizard and `--select` list them. */
+export interface ExampleCategory {
+  /** Shown as `Examples: <label>`. */
+  label: string;
+  /** Example names, in the order they are listed. */
+  examples: readonly string[];
+}
+
+/**
+ * The built-in examples by category. An example not listed here is shown under
+ * {@link OTHER_EXAMPLES_LABEL}, so a new example is never hidden.
+ */
+export const EXAMPLE_CATEGORIES: readonly ExampleCategory[] = [
+  { label: "getting started", examples: ["single_agent", "three_agents", "scripted_team"] },
+  {
+    label: "local and self-hosted models",
+    examples: ["local_team", "openai_compatible_team"],
+  },
+  { label: "log analysis", examples: ["log_analysis"] },
+];
+
+/** The category of built-in examples that {@link EXAMPLE_CATEGORIES} does not list. */
+export const OTHER_EXAMPLES_LABEL = "more";
+
+/** The category label of the built-in example `name`. */
+export function exampleCategory(name: string): string {
+  return (
+    EXAMPLE_CATEGORIES.find((category) => category.examples.includes(name))?.label ??
+    OTHER_EXAMPLES_LABEL
+  );
+}
+
+/**
+ * The first sentence of a config's leading comment (`# One agent on OpenAI: the smallest useful
+ * config.` → that text without `#`), the one-line description the examples start with; the
+ * comment may wrap over several lines. Undefined when the file starts with no comment.
+ */
+export function configDescription(text: string): string | undefined {
+  const lines: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const comment = /^\s*#\s?(.*)$/.exec(line);
+    if (comment === null || comment[1]!.trim() === "") break;
+    lines.push(comment[1]!.trim());
+  }
+  const paragraph = lines.join(" ");
+  if (paragraph === "") return undefined;
+  const end = /[.!?](?=\s|$)/.exec(paragraph);
+  return end === null ? paragraph : paragraph.slice(0, end.index + 1);
+}
+
 /**
  * Resolves a `--config` argument to an absolute file path. `@examples/NAME` and
  * `@examples/NAME.yaml` name a built-in example; anything else is a path relative to `cwd`.

@@ -1,5 +1,6 @@
 // The config layer's public API (ARCHITECTURE.md "config/"): the schema, loading, discovery,
-// built-in examples, .env loading and quick setup.
+// built-in examples, .env loading and writing, the providers and their keys, the configs
+// `--select` offers, and quick setup.
 export * from "./schema.js";
 export {
   loadConfigFile,
@@ -18,13 +19,38 @@ export {
   PROJECT_CONFIG_PATH,
 } from "./discovery.js";
 export {
+  configDescription,
+  EXAMPLE_CATEGORIES,
+  exampleCategory,
   EXAMPLES_PREFIX,
   examplesDir,
   listExamples,
+  OTHER_EXAMPLES_LABEL,
   packageRoot,
   resolveConfigPath,
 } from "./examples.js";
-export { envFilePath, loadEnvFiles } from "./env.js";
+export { envFilePath, loadEnvFiles, mergeEnvText, writeEnvFile } from "./env.js";
+export {
+  type ConfigCategory,
+  type ConfigEntry,
+  type ConfigSourceKind,
+  describeAgents,
+  type ListedAgent,
+  listConfigSources,
+  userConfigsDir,
+} from "./config-sources.js";
+export {
+  type DetectedKey,
+  detectProviderKeys,
+  type KeyHeader,
+  PROVIDER_HOSTS,
+  PROVIDER_IDS,
+  providerById,
+  type ProviderId,
+  type ProviderInfo,
+  PROVIDERS,
+  providersWithKeys,
+} from "./providers.js";
 export {
   checkFlagConflicts,
   inferBackendType,

@@ -1,0 +1,241 @@
+/**
+ * The hosted model providers coord knows by name: their API key variables (spec section 5
+ * "Authentication"), the models the setup wizard proposes, and the cheap call that checks a key.
+ * The backends read the same variables (`src/backends/*.ts`); the wizard (spec section 1
+ * "First-time setup wizard") detects, asks for and checks them.
+ */
+import type { BackendType } from "./backend-types.js";
+
+/** The providers the setup wizard offers, by id. */
+export const PROVIDER_IDS = [
+  "openai",
+  "claude",
+  "gemini",
+  "grok",
+  "zai",
+  "openrouter",
+  "azure_openai",
+] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/** How a key is sent on the check call. */
+export type KeyHeader = "bearer" | "x-api-key" | "x-goog-api-key" | "api-key";
+
+/** One hosted provider. */
+export interface ProviderInfo {
+  id: ProviderId;
+  /** Human name: `OpenAI`, `Anthropic (Claude)`, … */
+  label: string;
+  /** The backend type its agents use (`openrouter` runs through `chatcompletion`). */
+  backend: BackendType;
+  /** `base_url:` its agents need (only for providers served by `chatcompletion`). */
+  baseUrl?: string;
+  /** Key variables the backend reads, in order; the wizard writes the first. */
+  keyVariables: readonly string[];
+  /** A further variable the provider needs besides the key (Azure's endpoint). */
+  endpointVariable?: { name: string; placeholder: string };
+  /** Models for a quick, cheap team, best first (Azure: deployment names to edit). */
+  fastModels: readonly string[];
+  /** Models for harder work (code, planning), best first. */
+  strongModels: readonly string[];
+  /** Whether `enable_web_search: true` works on this backend. */
+  webSearch: boolean;
+  /** The check call: `GET {base}{path}` with the key in `header`. */
+  keyCheck: {
+    /** Variable that overrides the base URL, as the backend honours it (`OPENAI_BASE_URL`). */
+    baseUrlVariable?: string;
+    /** Default base URL; for Azure, a path below the endpoint variable's value. */
+    defaultBaseUrl: string;
+    path: string;
+    header: KeyHeader;
+    /** Extra headers (Anthropic's API version). */
+    headers?: Readonly<Record<string, string>>;
+  };
+}
+
+/** The providers, in the order the wizard lists them. */
+export const PROVIDERS: readonly ProviderInfo[] = [
+  {
+    id: "openai",
+    label: "OpenAI",
+    backend: "openai",
+    keyVariables: ["OPENAI_API_KEY"],
+    fastModels: ["gpt-4o-mini", "gpt-4.1-mini", "gpt-4.1-nano"],
+    strongModels: ["gpt-5-mini", "gpt-4.1", "gpt-5"],
+    webSearch: true,
+    keyCheck: {
+      baseUrlVariable: "OPENAI_BASE_URL",
+      defaultBaseUrl: "https://api.openai.com/v1",
+      path: "/models",
+      header: "bearer",
+    },
+  },
+  {
+    id: "claude",
+    label: "Anthropic (Claude)",
+    backend: "claude",
+    keyVariables: ["ANTHROPIC_API_KEY"],
+    fastModels: ["claude-haiku-4-5", "claude-sonnet-4-5"],
+    strongModels: ["claude-sonnet-4-5", "claude-opus-4-5"],
+    webSearch: true,
+    keyCheck: {
+      baseUrlVariable: "ANTHROPIC_BASE_URL",
+      defaultBaseUrl: "https://api.anthropic.com/v1",
+      path: "/models",
+      header: "x-api-key",
+      headers: { "anthropic-version": "2023-06-01" },
+    },
+  },
+  {
+    id: "gemini",
+    label: "Google Gemini",
+    backend: "gemini",
+    keyVariables: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"],
+    fastModels: ["gemini-2.5-flash", "gemini-2.5-flash-lite"],
+    strongModels: ["gemini-2.5-pro", "gemini-2.5-flash"],
+    webSearch: true,
+    keyCheck: {
+      baseUrlVariable: "GEMINI_BASE_URL",
+      defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
+      path: "/models",
+      header: "x-goog-api-key",
+    },
+  },
+  {
+    id: "grok",
+    label: "xAI (Grok)",
+    backend: "grok",
+    keyVariables: ["XAI_API_KEY"],
+    fastModels: ["grok-4-1-fast-non-reasoning", "grok-3-mini"],
+    strongModels: ["grok-4", "grok-4-1-fast-reasoning"],
+    webSearch: true,
+    keyCheck: {
+      baseUrlVariable: "XAI_BASE_URL",
+      defaultBaseUrl: "https://api.x.ai/v1",
+      path: "/models",
+      header: "bearer",
+    },
+  },
+  {
+    id: "zai",
+    label: "Z.ai (GLM)",
+    backend: "zai",
+    keyVariables: ["ZAI_API_KEY"],
+    fastModels: ["glm-4.5-air", "glm-4.5-flash"],
+    strongModels: ["glm-4.6", "glm-4.5"],
+    webSearch: false,
+    keyCheck: {
+      defaultBaseUrl: "https://api.z.ai/api/paas/v4",
+      path: "/models",
+      header: "bearer",
+    },
+  },
+  {
+    id: "openrouter",
+    label: "OpenRouter",
+    backend: "chatcompletion",
+    baseUrl: "https://openrouter.ai/api/v1",
+    keyVariables: ["OPENROUTER_API_KEY"],
+    fastModels: ["openai/gpt-4o-mini", "google/gemini-2.5-flash"],
+    strongModels: ["anthropic/claude-sonnet-4.5", "openai/gpt-5-mini"],
+    webSearch: false,
+    keyCheck: {
+      defaultBaseUrl: "https://openrouter.ai/api/v1",
+      // /models answers without a key; /key describes the key and refuses a bad one.
+      path: "/key",
+      header: "bearer",
+    },
+  },
+  {
+    id: "azure_openai",
+    label: "Azure OpenAI",
+    backend: "azure_openai",
+    keyVariables: ["AZURE_OPENAI_API_KEY"],
+    endpointVariable: {
+      name: "AZURE_OPENAI_ENDPOINT",
+      placeholder: "https://<resource>.openai.azure.com",
+    },
+    fastModels: ["gpt-4o-mini"],
+    strongModels: ["gpt-4.1"],
+    webSearch: false,
+    keyCheck: { defaultBaseUrl: "/openai/v1", path: "/models", header: "api-key" },
+  },
+];
+
+/** The provider with this id. */
+export function providerById(id: ProviderId): ProviderInfo {
+  const provider = PROVIDERS.find((candidate) => candidate.id === id);
+  if (provider === undefined) throw new Error(`unknown provider id ${id}`);
+  return provider;
+}
+
+/**
+ * Hosted OpenAI-compatible providers known by host (or parent domain): their name and API key
+ * variable. The `chatcompletion` backend picks the key by `base_url` host from this table.
+ */
+export const PROVIDER_HOSTS: readonly { domain: string; provider: string; keyVariable: string }[] =
+  [
+    { domain: "openrouter.ai", provider: "openrouter", keyVariable: "OPENROUTER_API_KEY" },
+    { domain: "groq.com", provider: "groq", keyVariable: "GROQ_API_KEY" },
+    { domain: "together.xyz", provider: "together", keyVariable: "TOGETHER_API_KEY" },
+    { domain: "together.ai", provider: "together", keyVariable: "TOGETHER_API_KEY" },
+    { domain: "fireworks.ai", provider: "fireworks", keyVariable: "FIREWORKS_API_KEY" },
+    { domain: "cerebras.ai", provider: "cerebras", keyVariable: "CEREBRAS_API_KEY" },
+    { domain: "moonshot.ai", provider: "moonshot", keyVariable: "MOONSHOT_API_KEY" },
+    { domain: "moonshot.cn", provider: "moonshot", keyVariable: "MOONSHOT_API_KEY" },
+    { domain: "nebius.ai", provider: "nebius", keyVariable: "NEBIUS_API_KEY" },
+    { domain: "nebius.com", provider: "nebius", keyVariable: "NEBIUS_API_KEY" },
+    { domain: "z.ai", provider: "zai", keyVariable: "ZAI_API_KEY" },
+    { domain: "bigmodel.cn", provider: "zai", keyVariable: "ZAI_API_KEY" },
+    { domain: "api.openai.com", provider: "openai", keyVariable: "OPENAI_API_KEY" },
+    { domain: "api.deepseek.com", provider: "deepseek", keyVariable: "DEEPSEEK_API_KEY" },
+    { domain: "api.mistral.ai", provider: "mistral", keyVariable: "MISTRAL_API_KEY" },
+    { domain: "api.x.ai", provider: "xai", keyVariable: "XAI_API_KEY" },
+    {
+      domain: "generativelanguage.googleapis.com",
+      provider: "gemini",
+      keyVariable: "GEMINI_API_KEY",
+    },
+    { domain: "api.poe.com", provider: "poe", keyVariable: "POE_API_KEY" },
+  ];
+
+/** A provider key found set. */
+export interface DetectedKey {
+  variable: string;
+  /** The provider it belongs to, when the wizard knows it by name. */
+  provider?: ProviderId;
+}
+
+/**
+ * The cloud-provider API keys set (non-blank) in `env`, which should already have
+ * `~/.config/coord/.env` merged in: every variable of {@link PROVIDERS} and {@link PROVIDER_HOSTS},
+ * plus `CLAUDE_CODE_OAUTH_TOKEN` (the `claude_code` backend's login). Azure counts only with its
+ * endpoint. Each variable is listed once, in table order.
+ */
+export function detectProviderKeys(
+  env: Readonly<Record<string, string | undefined>>,
+): DetectedKey[] {
+  const isSet = (name: string) => (env[name] ?? "").trim() !== "";
+  const found: DetectedKey[] = [];
+  const seen = new Set<string>();
+  const add = (variable: string, provider?: ProviderId) => {
+    if (seen.has(variable) || !isSet(variable)) return;
+    seen.add(variable);
+    found.push(provider === undefined ? { variable } : { variable, provider });
+  };
+  for (const provider of PROVIDERS) {
+    if (provider.endpointVariable !== undefined && !isSet(provider.endpointVariable.name)) continue;
+    for (const variable of provider.keyVariables) add(variable, provider.id);
+  }
+  for (const host of PROVIDER_HOSTS) add(host.keyVariable);
+  add("CLAUDE_CODE_OAUTH_TOKEN");
+  return found;
+}
+
+/** The wizard's providers whose key is set in `env`, in {@link PROVIDERS} order. */
+export function providersWithKeys(
+  env: Readonly<Record<string, string | undefined>>,
+): ProviderInfo[] {
+  const ids = new Set(detectProviderKeys(env).map((key) => key.provider));
+  return PROVIDERS.filter((provider) => ids.has(provider.id));
+}
