@@ -65,6 +65,10 @@ export const EXAMPLE_CATEGORIES: readonly ExampleCategory[] = [
     label: "local and self-hosted models",
     examples: ["local_team", "openai_compatible_team"],
   },
+  {
+    label: "other ways to coordinate",
+    examples: ["decomposition_team", "decomposition_scripted", "personas_team"],
+  },
   { label: "log analysis", examples: ["log_analysis"] },
 ];
 
