@@ -3,3 +3,4 @@
  */
 export { positiveInteger } from "./integer-options.js";
 export { addLogsCommand, addServeCommand } from "./subcommands.js";
+export { addViewerCommand, DEFAULT_VIEWER_PORT } from "./share-subcommands.js";

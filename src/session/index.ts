@@ -4,10 +4,12 @@
 export {
   createLiveRun,
   type LiveRun,
+  type LiveRunSource,
   type RunSubscriber,
   type SubscribeOptions,
 } from "./live-run.js";
 export { toMetricsJson } from "./metrics-json.js";
+export { createReplayPace, type ReplayPace, type ReplayPaceOptions } from "./replay-pace.js";
 export {
   type AgentState,
   costUsdOf,

@@ -1,0 +1,111 @@
+/**
+ * Registration of `viewer`, `export` and `shares` on the root program (spec §4.2,
+ * docs/sharing.md). Only commander is loaded here: each action imports its command module when
+ * it runs, so `coord --help` stays fast.
+ */
+import { homedir } from "node:os";
+import type { Command } from "commander";
+import { ConfigError } from "../errors.js";
+import { integerAtLeast, positiveInteger, positiveNumber } from "./integer-options.js";
+
+/** Default port of `coord viewer --web`. */
+export const DEFAULT_VIEWER_PORT = 8001;
+
+/** The IO every action passes on. */
+function commandIO(version: string) {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    home: process.env.HOME ?? homedir(),
+    argv: process.argv.slice(2),
+    version,
+  };
+}
+
+/** Runs `body` with a signal that Ctrl+C (SIGINT) and SIGTERM abort. */
+async function withStopSignal<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  try {
+    return await body(controller.signal);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+/** `coord viewer [LOG_DIR] …` (docs/sharing.md "coord viewer"). */
+export function addViewerCommand(program: Command, version: string): void {
+  program
+    .command("viewer")
+    .description(
+      "replay a run log in the live terminal view, read-only; follows a run still being written (docs/sharing.md)",
+    )
+    .argument(
+      "[log_dir]",
+      "a log directory (log_…), turn_<n> or attempt_<n> directory (default: the most recent run in agent_outputs/ or COORD_LOG_DIR)",
+    )
+    .option(
+      "--turn <n>",
+      "turn of a multi-turn log (default: the latest)",
+      positiveInteger("--turn"),
+    )
+    .option(
+      "--attempt <n>",
+      "attempt of the turn (default: the latest)",
+      positiveInteger("--attempt"),
+    )
+    .option(
+      "--replay-speed <n>",
+      "replay at the recorded pace: 1 real time, 2 twice as fast, 0.5 half (default: instant)",
+      positiveNumber("--replay-speed"),
+    )
+    .option("--pick", "choose among the recent runs (time, status, winner, question)")
+    .option("--no-follow", "show what the log holds now, even if the run has not ended")
+    .option("--web", "serve the viewer in a browser (a terminal in the page) instead")
+    .option(
+      "--port <n>",
+      `port of the --web server on 127.0.0.1, 0 for a free one (default: ${DEFAULT_VIEWER_PORT})`,
+      integerAtLeast("--port", 0),
+    )
+    .addHelpText(
+      "after",
+      `
+Keys: q, Esc or Ctrl+C quit. When stdout is not a terminal, the run's trace lines are printed.
+Examples:
+  coord viewer                                   the most recent run, at once
+  coord viewer --replay-speed 1                  in real time
+  coord viewer agent_outputs/log_20250101_120000 --turn 2
+  coord viewer --pick
+  coord viewer --web --port 8001                 then open http://127.0.0.1:8001/`,
+    )
+    .action(async (logDir: string | undefined, options: Record<string, unknown>) => {
+      if (options.port !== undefined && options.web !== true) {
+        throw new ConfigError("--port goes with --web: coord viewer --web --port N");
+      }
+      if (options.pick === true && logDir !== undefined) {
+        throw new ConfigError("--pick chooses the log: give either LOG_DIR or --pick, not both");
+      }
+      const { viewerCommand } = await import("./viewer.js");
+      process.exitCode = await withStopSignal((signal) =>
+        viewerCommand(
+          {
+            logDir,
+            turn: options.turn as number | undefined,
+            attempt: options.attempt as number | undefined,
+            replaySpeed: options.replaySpeed as number | undefined,
+            pick: options.pick === true,
+            follow: options.follow !== false,
+            web: options.web === true,
+            port: (options.port as number | undefined) ?? DEFAULT_VIEWER_PORT,
+          },
+          { ...commandIO(version), signal },
+        ),
+      );
+    });
+}
