@@ -11,7 +11,11 @@ import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
 import { refuseCommandLikeQuestion } from "./commands/command-guess.js";
 import { positiveInteger } from "./commands/integer-options.js";
-import { addViewerCommand } from "./commands/share-subcommands.js";
+import {
+  addExportCommand,
+  addSharesCommand,
+  addViewerCommand,
+} from "./commands/share-subcommands.js";
 import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
 
@@ -226,6 +230,8 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
   addServeCommand(program, version);
   addLogsCommand(program, version);
   addViewerCommand(program, version);
+  addExportCommand(program, version);
+  addSharesCommand(program, version);
   return program;
 }
 

@@ -109,3 +109,88 @@ Examples:
       );
     });
 }
+
+/** `coord export [LOG_NAME|PATH] …` (docs/sharing.md "coord export"). */
+export function addExportCommand(program: Command, version: string): void {
+  program
+    .command("export")
+    .description(
+      "share a run log as a secret GitHub gist (via gh) and print its Share URL (docs/sharing.md)",
+    )
+    .argument(
+      "[log]",
+      "a log name (log_…) in agent_outputs/ (or COORD_LOG_DIR) or a path to a log, turn or attempt directory (default: the most recent run)",
+    )
+    .option("--turns <which>", "all (default), latest, N or N-M")
+    .option("--no-workspace", "leave out workspace files (sub-directories of each attempt)")
+    .option("--dry-run", "list what would be uploaded and skipped; upload nothing")
+    .option("--yes", "do not ask before uploading (needed when stdin is not a terminal)")
+    .option("--json", "one JSON document on stdout (shape: docs/sharing.md)")
+    .addHelpText(
+      "after",
+      `
+Needs the GitHub CLI, logged in: gh auth login. Secrets are redacted in everything uploaded.
+The link is {viewer_url}/?gist=<id>: COORD_VIEWER_URL, sharing.viewer_url in the config, else
+https://coord-cli.github.io/share.
+Examples:
+  coord export                                   the most recent run
+  coord export --dry-run                         what would be uploaded
+  coord export log_20250101_120000 --turns 2-3 --yes`,
+    )
+    .action(async (target: string | undefined, options: Record<string, unknown>) => {
+      const { exportCommand } = await import("./export.js");
+      const { parseTurnSpec } = await import("../logs/share-bundle.js");
+      let turns;
+      try {
+        turns = options.turns === undefined ? undefined : parseTurnSpec(options.turns as string);
+      } catch (error) {
+        throw new ConfigError((error as Error).message);
+      }
+      process.exitCode = await exportCommand(
+        {
+          target,
+          turns,
+          workspace: options.workspace !== false,
+          dryRun: options.dryRun === true,
+          yes: options.yes === true,
+          json: options.json === true,
+        },
+        commandIO(version),
+      );
+    });
+}
+
+/** `coord shares list|delete` (docs/sharing.md "coord shares list|delete"). */
+export function addSharesCommand(program: Command, version: string): void {
+  const shares = program
+    .command("shares")
+    .description("list or delete the runs you shared with coord export (via gh)");
+  shares
+    .command("list")
+    .description("your shared runs: id, date, question, share URL")
+    .option(
+      "--limit <n>",
+      "look through your N most recent gists (default 100)",
+      positiveInteger("--limit"),
+    )
+    .option("--json", "a JSON array of {id, date, question, url, gist_url}")
+    .action(async (options: Record<string, unknown>) => {
+      const { listSharesCommand } = await import("./shares.js");
+      process.exitCode = await listSharesCommand(
+        { limit: (options.limit as number | undefined) ?? 100, json: options.json === true },
+        commandIO(version),
+      );
+    });
+  shares
+    .command("delete")
+    .description("delete one shared run after confirmation")
+    .argument("<gist_id>", "the gist id (or its share URL or gist URL)")
+    .option("--yes", "do not ask (needed when stdin is not a terminal)")
+    .action(async (target: string, options: Record<string, unknown>) => {
+      const { deleteShareCommand } = await import("./shares.js");
+      process.exitCode = await deleteShareCommand(
+        { target, yes: options.yes === true },
+        commandIO(version),
+      );
+    });
+}

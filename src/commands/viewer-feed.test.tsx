@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { describe, expect, test } from "vitest";
-import { createVirtualClock, systemClock } from "../clock.js";
+import { type Clock, createVirtualClock, systemClock } from "../clock.js";
 import { parseEventLog, type CoordEvent } from "../events/index.js";
 import { initialRunState, replay } from "../session/index.js";
 import { createStateStore } from "../ui/terminal/state-store.js";
@@ -25,7 +25,11 @@ async function fixture(): Promise<{ path: string; events: CoordEvent[]; text: st
 }
 
 /** Mounts the viewer screen on a fake terminal, fed by `openViewerFeed`. */
-async function view(eventsPath: string, speed: number | undefined, clock = createVirtualClock()) {
+async function view(
+  eventsPath: string,
+  speed: number | undefined,
+  clock: Clock = createVirtualClock(),
+) {
   const feed = await openViewerFeed({ eventsPath, speed, follow: true, clock, pollMs: 5 });
   const store = createStateStore<ViewerFrame>({
     state: initialRunState(),

@@ -7,6 +7,7 @@
  * dotted path by the loader, never as failures.
  */
 import { z } from "zod";
+import { SharingConfig } from "./sharing.js";
 
 import { BACKEND_TYPES } from "./backend-types.js";
 
@@ -312,6 +313,9 @@ export const ConfigSchema = z.object({
   timeout_settings: TimeoutSettings.default(TimeoutSettings.parse({})).describe("Time limits."),
   ui: UiConfig.default(UiConfig.parse({})).describe("Display and logging."),
   session_id: z.string().optional().describe("Memory session to load (as `--session-id`)."),
+  sharing: SharingConfig.default(SharingConfig.parse({})).describe(
+    "Sharing runs: `coord export`, `coord shares` (docs/sharing.md).",
+  ),
 });
 /** A validated configuration with every default filled in. */
 export type Config = z.infer<typeof ConfigSchema>;
