@@ -209,7 +209,10 @@ async function resolveTarget(
 ): Promise<{ logDir: string; turns: TurnSpec }> {
   const turns = flags.turns ?? { kind: "all" };
   if (flags.target === undefined) {
-    return { logDir: await logDirPath({ root, cwd }), turns };
+    return {
+      logDir: await logDirPath({ root, cwd, pathHint: "name a log (coord export log_…)" }),
+      turns,
+    };
   }
   const underRoot = join(root, flags.target);
   const candidates = /^log_[^/\\]+$/.test(flags.target)

@@ -62,6 +62,7 @@ export async function viewerCommand(flags: ViewerFlags, io: ViewerIO): Promise<n
     logDir,
     turn: flags.turn,
     attempt: flags.attempt,
+    pathHint: "name a log (coord viewer agent_outputs/log_…)",
   });
   if (flags.web) {
     const { serveViewerWeb } = await import("./viewer-web.js");
