@@ -27,6 +27,7 @@ import { FitAddon } from "/assets/addon-fit.mjs";
 const term = new Terminal({
   fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
   fontSize: 14,
+  lineHeight: 1.15,
   cursorBlink: false,
   scrollback: 5000,
   theme: { background: "#101010" },

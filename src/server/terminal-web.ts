@@ -78,6 +78,7 @@ export function createTerminalWebApp(options: TerminalWebOptions): TerminalWebAp
   });
 
   app.get("/", (c) => c.html(terminalPage(options.title)));
+  app.get("/favicon.ico", (c) => c.body(null, 204));
 
   app.get("/assets/:name", async (c) => {
     const asset = ASSETS[c.req.param("name")];
