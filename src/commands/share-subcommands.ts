@@ -164,9 +164,10 @@ Examples:
 export function addSharesCommand(program: Command, version: string): void {
   const shares = program
     .command("shares")
-    .description("list or delete the runs you shared with coord export (via gh)");
+    .description("list (default) or delete the runs you shared with coord export (via gh)")
+    .helpCommand(false);
   shares
-    .command("list")
+    .command("list", { isDefault: true })
     .description("your shared runs: id, date, question, share URL")
     .option(
       "--limit <n>",
