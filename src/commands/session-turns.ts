@@ -6,7 +6,12 @@
 import { stat } from "node:fs/promises";
 import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import { type PreparedRun, runLogOptions, type RunLogOptions } from "../runner/index.js";
+import {
+  type LogFlags,
+  type PreparedRun,
+  runLogOptions,
+  type RunLogOptions,
+} from "../runner/index.js";
 import {
   createSessionStore,
   historyFromTurns,
@@ -113,14 +118,7 @@ async function sessionLogDir(session: OpenSession): Promise<string | undefined> 
 export async function turnLogOptions(
   session: OpenSession,
   prepared: Pick<PreparedRun, "env" | "config">,
-  options: {
-    enabled: boolean;
-    cwd: string;
-    version: string;
-    argv: readonly string[];
-    debug: boolean;
-    onError?: (error: Error) => void;
-  },
+  options: LogFlags,
 ): Promise<RunLogOptions | undefined> {
   return runLogOptions(prepared, {
     ...options,
