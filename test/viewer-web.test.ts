@@ -51,11 +51,20 @@ async function serve(args: string[]): Promise<{ url: string; exited: Promise<num
         resolve(match[1]!);
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     void exited.then(() => reject(new Error(`the server exited: ${output}`)));
   });
   return { url, exited };
+}
+
+/** What the page's scripts see (the test's TypeScript has no DOM library). */
+interface PageWindow {
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+    body: { dataset: Record<string, string | undefined> };
+  };
 }
 
 /** Debian's chromium with the flags of the brief, and one 1100 × 700 page. */
@@ -79,13 +88,19 @@ async function openPage(): Promise<Page> {
 /** The text of the xterm terminal's rows. */
 function terminalText(page: Page): Promise<string> {
   return page.evaluate(() =>
-    [...document.querySelectorAll(".xterm-rows > div")].map((row) => row.textContent).join("\n"),
+    Array.from(
+      (globalThis as unknown as PageWindow).document.querySelectorAll(".xterm-rows > div"),
+      (row) => row.textContent,
+    ).join("\n"),
   );
 }
 
 async function waitForTerminal(page: Page, text: string): Promise<string> {
   await page.waitForFunction(
-    (wanted) => document.querySelector(".xterm-rows")?.textContent?.includes(wanted) === true,
+    (wanted) =>
+      (globalThis as unknown as PageWindow).document
+        .querySelector(".xterm-rows")
+        ?.textContent?.includes(wanted) === true,
     text,
     { timeout: 30_000 },
   );
@@ -131,9 +146,13 @@ describe.runIf(existsSync(CHROMIUM))("coord viewer --web in Chromium", () => {
     expect(screen).toContain("q quit");
 
     await page.keyboard.press("q");
-    await page.waitForFunction(() => document.body.dataset.state === "closed", null, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageWindow).document.body.dataset.state === "closed",
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
     expect(await terminalText(page)).toContain(
       "[exited with code 0: reload the page to view again]",
     );
@@ -174,9 +193,13 @@ describe.runIf(existsSync(CHROMIUM))("coord viewer --web in Chromium", () => {
     expect(border.match(/╭/g)).toHaveLength(3);
     expect(border.trimEnd().length).toBeGreaterThan(110);
     await page.keyboard.press("q");
-    await page.waitForFunction(() => document.body.dataset.state === "closed", null, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageWindow).document.body.dataset.state === "closed",
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
     expect(await terminalText(page)).not.toContain("Winner");
   });
 
