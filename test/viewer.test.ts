@@ -6,6 +6,7 @@
  * while it is being written; trace lines when stdout is not a terminal.
  */
 import { appendFile, cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { CLI, makeSandbox, runCli } from "./support/cli.js";
@@ -188,6 +189,52 @@ describe("coord viewer without a terminal", () => {
     expect(none.stderr).toBe(
       `coord: no run logs in ${join(sandbox.cwd, "agent_outputs")}: run coord "<question>" first, name a log (coord viewer agent_outputs/log_…), or set COORD_LOG_DIR to where your logs are\n`,
     );
+  });
+
+  test("follows a real run until it is killed with kill -9: the sessions registry says it is gone", async () => {
+    const sandbox = await makeSandbox();
+    await writeFile(
+      join(sandbox.cwd, "team.yaml"),
+      `agents:
+  - id: quick
+    backend: { type: scripted, steps: [{ answer: "quick answer" }, { delay_ms: 120000, vote: agent1 }] }
+  - id: stuck
+    backend: { type: scripted, steps: [{ delay_ms: 120000, answer: "never" }] }
+`,
+    );
+    let run: ChildProcess | undefined;
+    let answered!: () => void;
+    const hasAnswer = new Promise<void>((resolve) => (answered = resolve));
+    const killed = runCli(["--config", "team.yaml", "--no-display", "q"], {
+      ...sandbox,
+      onSpawn(child) {
+        run = child;
+        let stderr = "";
+        child.stderr!.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes("New answer agent1.1")) answered();
+        });
+      },
+    });
+    await hasAnswer;
+    const result = await runCli(["viewer"], {
+      ...sandbox,
+      onSpawn(viewerChild) {
+        let stderr = "";
+        viewerChild.stderr!.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes("following it")) run!.kill("SIGKILL");
+        });
+      },
+    });
+    expect((await killed).code).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("[quick] New answer agent1.1: quick answer");
+    expect(result.stdout).not.toContain("Run completed");
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "coord: the run has not ended: following it (Ctrl+C to stop)",
+      "coord: the run's coord process is gone without a run-end (killed or crashed): that is all it wrote",
+    ]);
   });
 
   test.each([

@@ -15,7 +15,7 @@ import {
   describeCwdContext,
   nextCwdContext,
   type RunFlags,
-  runTeam,
+  startRun,
   withCwdContext,
 } from "../runner/index.js";
 import { initialRunState, type RunState, wallTimeMs } from "../session/index.js";
@@ -37,6 +37,7 @@ import {
 import {
   closeSession,
   openSession,
+  noteLogDir,
   recordTurn,
   turnLogOptions,
   type OpenSession,
@@ -162,7 +163,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
       },
     );
     try {
-      const result = await runTeam({
+      const handle = await startRun({
         config,
         mode: choice.mode,
         agentIndexes: choice.agentIndexes,
@@ -179,6 +180,8 @@ export function createChatController(options: ChatControllerOptions): ChatContro
           },
         ],
       });
+      await noteLogDir(session, handle.runDir);
+      const result = await handle.done;
       if (ended) return;
       const turn = await recordTurn(session, {
         question,

@@ -25,6 +25,7 @@ import {
   closeSession,
   discardSession,
   openSession,
+  noteLogDir,
   recordTurn,
   turnLogOptions,
 } from "./session-turns.js";
@@ -99,6 +100,7 @@ export async function runQuestion(
     await discardSession(session);
     throw error;
   }
+  await noteLogDir(session, handle.runDir);
   display.started({ question, runDir: handle.runDir, logDir: handle.logDir });
   handle.subscribe((event, state) => display.event(event, state));
   const debugLog = handle.writer;

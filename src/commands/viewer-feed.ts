@@ -30,6 +30,11 @@ export interface ViewerFeedOptions {
   signal?: AbortSignal;
   /** Poll interval while following, ms. */
   pollMs?: number;
+  /**
+   * While following: resolves true once the process writing the log is gone without a
+   * `run-end` (`kill -9`, a crash); the follow then ends (see openEventLog).
+   */
+  writerGone?: () => Promise<boolean>;
 }
 
 /** What the displays are told. */
@@ -61,6 +66,7 @@ export async function openViewerFeed(options: ViewerFeedOptions): Promise<Viewer
     clock: options.clock,
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.writerGone ? { writerGone: options.writerGone } : {}),
   });
   const pace = createReplayPace(log.initial, {
     speed: options.speed,
@@ -68,6 +74,8 @@ export async function openViewerFeed(options: ViewerFeedOptions): Promise<Viewer
     ...(options.signal ? { signal: options.signal } : {}),
   });
   let following = false;
+  /** Set when the follow ended: the time shown stops there. */
+  let stoppedAt: number | undefined;
   // A function, not a narrowed property: the signal can abort across every await below.
   const aborted = () => options.signal?.aborted === true;
 
@@ -85,12 +93,18 @@ export async function openViewerFeed(options: ViewerFeedOptions): Promise<Viewer
       live.publish(event);
       sink.activity({ kind: "following", lastEventAt: options.clock.now() });
     }
-    if (!aborted()) sink.activity({ kind: "finished", complete: true });
+    if (aborted()) return live.state;
+    if (log.writerGone) {
+      stoppedAt = options.clock.now();
+      sink.activity({ kind: "finished", complete: false, writerGone: true });
+    } else {
+      sink.activity({ kind: "finished", complete: true });
+    }
     return live.state;
   };
 
   return {
-    now: () => (following ? options.clock.now() : pace.logTime()),
+    now: () => stoppedAt ?? (following ? options.clock.now() : pace.logTime()),
     async run(sink) {
       const live = createLiveRun();
       live.subscribe((event, state) => sink.event(event, state));

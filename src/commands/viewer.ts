@@ -13,7 +13,7 @@ import { systemClock, type Clock } from "../clock.js";
 import type { CoordEvent } from "../events/index.js";
 import { selectRun } from "../logs/index.js";
 import { defaultLogRoot } from "../runner/index.js";
-import type { RunState } from "../session/index.js";
+import { createSessionStore, logWriterStatus, type RunState } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
 import { traceSubscriber } from "../ui/plain/index.js";
 import type { ViewerActivity } from "../ui/terminal/index.js";
@@ -83,8 +83,13 @@ export async function viewerCommand(flags: ViewerFlags, io: ViewerIO): Promise<n
   ].join(" · ");
   const eventsPath = join(selected.attemptDir, LOG_FILES.events);
   const clock = io.clock ?? systemClock;
-  if (io.stdout.isTTY === true) return viewInTerminal({ flags, io, eventsPath, title, clock });
-  return viewAsText({ flags, io, eventsPath, clock });
+  // A run killed with kill -9 never writes its run-end: the sessions registry of this HOME says
+  // when the process logging there is gone (a log it does not know is followed until Ctrl+C).
+  const sessions = createSessionStore({ home: io.home });
+  const writerGone = async () => (await logWriterStatus(sessions, selected.logDir)) === "gone";
+  const params = { flags, io, eventsPath, clock, writerGone };
+  if (io.stdout.isTTY === true) return viewInTerminal({ ...params, title });
+  return viewAsText(params);
 }
 
 interface ViewParams {
@@ -92,11 +97,13 @@ interface ViewParams {
   io: ViewerIO;
   eventsPath: string;
   clock: Clock;
+  /** See ViewerFeedOptions.writerGone. */
+  writerGone: () => Promise<boolean>;
 }
 
 /** The Ink view; stays after the end until the user quits (when keys can be read). */
 async function viewInTerminal(params: ViewParams & { title: string }): Promise<number> {
-  const { flags, io, eventsPath, clock, title } = params;
+  const { flags, io, eventsPath, clock, title, writerGone } = params;
   const stop = new AbortController();
   io.signal?.addEventListener("abort", () => stop.abort(), { once: true });
   const feed = await openViewerFeed({
@@ -105,6 +112,7 @@ async function viewInTerminal(params: ViewParams & { title: string }): Promise<n
     follow: flags.follow,
     clock,
     signal: stop.signal,
+    writerGone,
   });
   const { mountViewer } = await import("../ui/terminal/viewer-app.js");
   const view = mountViewer({
@@ -149,7 +157,7 @@ async function viewInTerminal(params: ViewParams & { title: string }): Promise<n
 
 /** Trace lines on stdout (stdout is a pipe or a file), then the final answer. */
 async function viewAsText(params: ViewParams): Promise<number> {
-  const { flags, io, eventsPath, clock } = params;
+  const { flags, io, eventsPath, clock, writerGone } = params;
   const write = (line: string) => io.stdout.write(`${line}\n`);
   const trace = traceSubscriber(write);
   let followingSaid = false;
@@ -158,6 +166,7 @@ async function viewAsText(params: ViewParams): Promise<number> {
     speed: flags.replaySpeed,
     follow: flags.follow,
     clock,
+    writerGone,
     ...(io.signal ? { signal: io.signal } : {}),
   });
   const state = await feed.run({
@@ -166,6 +175,11 @@ async function viewAsText(params: ViewParams): Promise<number> {
       if (activity.kind === "following" && !followingSaid) {
         followingSaid = true;
         io.stderr.write("coord: the run has not ended: following it (Ctrl+C to stop)\n");
+      }
+      if (activity.kind === "finished" && activity.writerGone === true) {
+        io.stderr.write(
+          "coord: the run's coord process is gone without a run-end (killed or crashed): that is all it wrote\n",
+        );
       }
     },
   });

@@ -34,5 +34,6 @@ export {
   type TurnRecord,
 } from "./sessions.js";
 export { FileLockError } from "./file-lock.js";
+export { type LogWriterStatus, logWriterStatus } from "./log-writer-status.js";
 export { toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";

@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import type { Clock } from "../clock.js";
 import { parseEventLog, type CoordEvent } from "../events/index.js";
 import { openEventLog } from "./event-tail.js";
 
@@ -85,6 +86,67 @@ describe("openEventLog", () => {
     const pending = iterator.next();
     controller.abort();
     expect((await pending).done).toBe(true);
+  });
+
+  test("a writer that is gone (killed, no run-end): what it wrote last, then the follow ends", async () => {
+    const { lines, events } = await fixture();
+    const path = await tempFile();
+    await writeFile(path, `${lines[0]}\n`);
+    // Time moves only by the follower's own polls, so the checks' times are exact.
+    let now = 0;
+    const clock: Clock = {
+      now: () => now,
+      sleep: (ms) =>
+        new Promise((resolve) => {
+          now += ms;
+          setImmediate(resolve);
+        }),
+    };
+    const checks: number[] = [];
+    const log = await openEventLog(path, {
+      clock,
+      pollMs: 100,
+      writerCheckMs: 1000,
+      async writerGone() {
+        checks.push(clock.now());
+        if (checks.length < 3) return false;
+        // The writer's last line lands just before it is found gone: it is still read.
+        await appendFile(path, `${lines[2]}\n`);
+        return true;
+      },
+    });
+    const iterator = log.follow();
+    await appendFile(path, `${lines[1]}\n`);
+    expect((await iterator.next()).value).toEqual(events[1]);
+    expect((await iterator.next()).value).toEqual(events[2]);
+    expect(log.writerGone).toBe(false);
+    expect((await iterator.next()).done).toBe(true);
+    expect(log.writerGone).toBe(true);
+    // Polled every 100 ms, but asked whether the writer is gone only once a second.
+    expect(checks).toEqual([1000, 2000, 3000]);
+  });
+
+  test("a failing writer check counts as the writer still there", async () => {
+    const { lines } = await fixture();
+    const path = await tempFile();
+    await writeFile(path, `${lines[0]}\n`);
+    const controller = new AbortController();
+    let checks = 0;
+    const log = await openEventLog(path, {
+      pollMs: 1,
+      writerCheckMs: 0,
+      signal: controller.signal,
+      writerGone: () => {
+        checks++;
+        if (checks === 3) controller.abort();
+        return Promise.reject(new Error("sessions.json unreadable"));
+      },
+    });
+    const followed: CoordEvent[] = [];
+    for await (const event of log.follow()) followed.push(event);
+    expect(followed).toEqual([]);
+    expect(checks).toBeGreaterThanOrEqual(3);
+    expect(log.writerGone).toBe(false);
   });
 
   test("a complete line that is not an event names the file and line", async () => {

@@ -12,6 +12,9 @@ import { parseEventLine, type CoordEvent } from "../events/index.js";
 /** Default pause between two looks at a file that has not grown, ms. */
 export const DEFAULT_POLL_MS = 150;
 
+/** Default pause between two `writerGone` checks while the file does not grow, ms. */
+export const DEFAULT_WRITER_CHECK_MS = 1000;
+
 /** Options of {@link openEventLog}. */
 export interface OpenEventLogOptions {
   /** Sleeps between polls; default the system clock. */
@@ -20,6 +23,14 @@ export interface OpenEventLogOptions {
   pollMs?: number;
   /** Stops following: {@link EventLogFollower.follow} then ends without error. */
   signal?: AbortSignal;
+  /**
+   * Resolves true once the process writing the file is known to be gone (it will append
+   * nothing more, run-end or not). Asked while the file does not grow, at most every
+   * `writerCheckMs`; a rejection counts as "still there".
+   */
+  writerGone?: () => Promise<boolean>;
+  /** Least pause between two `writerGone` checks, ms (default {@link DEFAULT_WRITER_CHECK_MS}). */
+  writerCheckMs?: number;
 }
 
 /** An events.jsonl opened for reading and following. */
@@ -29,8 +40,14 @@ export interface EventLogFollower {
   /** True when {@link initial} holds the run's `run-end`: nothing more will come. */
   readonly ended: boolean;
   /**
-   * The events appended after {@link initial}, as they are written, until `run-end` (included)
-   * or the signal aborts. A file that does not exist yet is waited for.
+   * True once {@link follow} ended because `writerGone` said the writer is gone, without a
+   * `run-end` in the file.
+   */
+  readonly writerGone: boolean;
+  /**
+   * The events appended after {@link initial}, as they are written, until `run-end` (included),
+   * the writer is gone (see {@link writerGone}) or the signal aborts. A file that does not exist
+   * yet is waited for.
    * @throws EventLogError for a complete line that is not a valid event (names file and line).
    */
   follow(): AsyncGenerator<CoordEvent, void, undefined>;
@@ -51,6 +68,16 @@ export async function openEventLog(
   const initial: CoordEvent[] = [];
   for (const event of await reader.readNew()) initial.push(event);
   const ended = initial.some((event) => event.type === "run-end");
+  const writerCheckMs = options.writerCheckMs ?? DEFAULT_WRITER_CHECK_MS;
+  let writerGone = false;
+  let lastCheck = clock.now();
+
+  /** True when `writerGone` (asked at most every writerCheckMs) says the writer is gone. */
+  async function goneNow(): Promise<boolean> {
+    if (options.writerGone === undefined || clock.now() - lastCheck < writerCheckMs) return false;
+    lastCheck = clock.now();
+    return options.writerGone().catch(() => false);
+  }
 
   async function* follow(): AsyncGenerator<CoordEvent, void, undefined> {
     if (ended) return;
@@ -59,6 +86,15 @@ export async function openEventLog(
       for (const event of events) {
         yield event;
         if (event.type === "run-end") return;
+      }
+      if (events.length === 0 && (await goneNow())) {
+        // What the writer wrote just before it went (its run-end, if it ended after all).
+        for (const event of await reader.readNew()) {
+          yield event;
+          if (event.type === "run-end") return;
+        }
+        writerGone = true;
+        return;
       }
       if (events.length === 0) {
         try {
@@ -70,7 +106,14 @@ export async function openEventLog(
     }
   }
 
-  return { initial, ended, follow };
+  return {
+    initial,
+    ended,
+    get writerGone() {
+      return writerGone;
+    },
+    follow,
+  };
 }
 
 /**

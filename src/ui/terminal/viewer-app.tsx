@@ -21,8 +21,11 @@ export type ViewerActivity =
   | { kind: "replaying"; speed: number | undefined }
   /** The run has no `run-end` yet: waiting for it to append events. */
   | { kind: "following"; lastEventAt: number }
-  /** Every event shown (the run ended, or `--no-follow`). */
-  | { kind: "finished"; complete: boolean };
+  /**
+   * Every event shown: the run ended (`complete`), or `--no-follow` stopped at what the log
+   * holds, or the process writing it is gone without a `run-end` (`writerGone`: killed or crashed).
+   */
+  | { kind: "finished"; complete: boolean; writerGone?: boolean };
 
 /** One frame's data. */
 export interface ViewerFrame {
@@ -109,8 +112,9 @@ export function activityText(activity: ViewerActivity, now: number): string {
     case "following":
       return `following the run as it is written (last event ${formatElapsed(Math.max(0, now - activity.lastEventAt))} ago)`;
     case "finished":
-      return activity.complete
-        ? "replay finished"
+      if (activity.complete) return "replay finished";
+      return activity.writerGone === true
+        ? "end of the log: the run's coord process is gone without a run-end (killed or crashed)"
         : "end of the log so far (the run has not ended: no run-end event)";
   }
 }
