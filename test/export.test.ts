@@ -220,6 +220,13 @@ describe("coord export with a fake gh", () => {
       env: gh.env,
     });
     expect((JSON.parse(latest.stdout) as { turns: number[] }).turns).toEqual([2]);
+    const latestLines = await runCli(["export", MULTI, "--turns", "latest", "--dry-run"], {
+      ...sandbox,
+      env: gh.env,
+    });
+    expect(latestLines.stderr).toMatch(
+      new RegExp(`^Collected agent_outputs/${MULTI} \\(turn 2\\): \\d+ files, `),
+    );
     const byPath = await runCli(
       ["export", `agent_outputs/${MULTI}/turn_1`, "--dry-run", "--json"],
       { ...sandbox, env: gh.env },

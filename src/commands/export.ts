@@ -93,7 +93,7 @@ export async function exportCommand(flags: ExportFlags, io: ShareIO): Promise<nu
   const fileCount = bundle.files.length + 1;
   const shown = relative(io.cwd, logDir);
   progress(
-    `Collected ${shown === "" || shown.startsWith("..") ? logDir : shown} (turns ${bundle.turns.join(", ")}): ` +
+    `Collected ${shown === "" || shown.startsWith("..") ? logDir : shown} (${bundle.turns.length === 1 ? "turn" : "turns"} ${bundle.turns.join(", ")}): ` +
       `${fileCount} files, ${formatBytes(bundle.totalBytes)}, secrets redacted`,
   );
   bundle.skipped.slice(0, SKIPPED_SHOWN).forEach((file) => {
@@ -130,7 +130,7 @@ export async function exportCommand(flags: ExportFlags, io: ShareIO): Promise<nu
   await requireGhLogin(gh);
   await confirmOrRefuse(
     {
-      message: `Upload ${fileCount} files (${formatBytes(bundle.totalBytes)}) as a secret gist? Anyone with the link can read them.`,
+      message: `Upload ${fileCount} files, ${formatBytes(bundle.totalBytes)}, as a secret gist? Anyone with the link can read them.`,
       yes: flags.yes,
       refusal: "coord export uploads the run to a GitHub gist: add --yes to confirm",
     },

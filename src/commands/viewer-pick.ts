@@ -2,6 +2,10 @@
  * `coord viewer --pick` (spec §4.2 "Interactive picker over recent sessions"): the recent runs
  * under the log root — start time, status, winner, question — in an arrow-key list
  * (@clack/prompts); the chosen log directory is then viewed like `coord viewer LOG_DIR`.
+ *
+ * A run whose log has no `run-end` is `incomplete` in the log itself; the sessions registry
+ * tells more when it names the log: `running` (its coord process lives: viewing it follows it)
+ * or `incomplete (process gone)` (killed or crashed).
  */
 import { join } from "node:path";
 import { isCancel, select } from "@clack/prompts";
@@ -14,6 +18,7 @@ import {
   readRunLog,
   turnDirName,
 } from "../store/index.js";
+import type { LogWriterStatus } from "../session/index.js";
 import { oneLine } from "../ui/plain/index.js";
 
 /** How many recent runs the picker offers. */
@@ -27,18 +32,26 @@ export interface PickEntry {
   label: string;
 }
 
+/** Tells whether the coord process writing a `log_…` directory still runs (logWriterStatus). */
+export type WriterStatusOf = (logDir: string) => Promise<LogWriterStatus>;
+
 /**
  * The recent runs, newest first, each with its winner (of its latest turn's latest attempt).
+ * @param writerStatus asked about incomplete runs only; default: nothing known.
  * @returns [] when the root holds no run log.
  */
-export async function pickEntries(root: string, limit = PICK_LIMIT): Promise<PickEntry[]> {
+export async function pickEntries(
+  root: string,
+  limit = PICK_LIMIT,
+  writerStatus: WriterStatusOf = () => Promise.resolve("unknown"),
+): Promise<PickEntry[]> {
   const list = await listRuns({ root, limit });
   const entries: PickEntry[] = [];
   for (const run of list.runs) {
     const winner = await latestWinner(run.path);
     const parts = [
       run.started,
-      run.status,
+      run.status === "incomplete" ? incompleteStatus(await writerStatus(run.path)) : run.status,
       winner === undefined ? "no winner" : `winner ${winner}`,
       ...(run.turns > 1 ? [`${run.turns} turns`] : []),
       oneLine(run.question || (run.error ?? ""), 80),
@@ -46,6 +59,11 @@ export async function pickEntries(root: string, limit = PICK_LIMIT): Promise<Pic
     entries.push({ path: run.path, label: parts.join(" · ") });
   }
   return entries;
+}
+
+function incompleteStatus(writer: LogWriterStatus): string {
+  if (writer === "writing") return "running";
+  return writer === "gone" ? "incomplete (process gone)" : "incomplete";
 }
 
 async function latestWinner(logDir: string): Promise<string | undefined> {
@@ -70,13 +88,14 @@ async function latestWinner(logDir: string): Promise<string | undefined> {
 export async function pickRun(
   root: string,
   io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream },
+  writerStatus?: WriterStatusOf,
 ): Promise<string | undefined> {
   if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) {
     throw new ConfigError(
       "--pick needs a terminal (stdin and stdout): name the log instead, coord viewer agent_outputs/log_…",
     );
   }
-  const entries = await pickEntries(root);
+  const entries = await pickEntries(root, PICK_LIMIT, writerStatus);
   if (entries.length === 0) {
     throw new ConfigError(
       `no run logs in ${root}: run coord "<question>" first, or set COORD_LOG_DIR to where your logs are`,

@@ -50,10 +50,18 @@ export interface ViewerIO extends CommandIO {
  */
 export async function viewerCommand(flags: ViewerFlags, io: ViewerIO): Promise<number> {
   const root = defaultLogRoot(io.env, io.cwd);
+  // A run killed with kill -9 never writes its run-end: the sessions registry of this HOME says
+  // whether the process logging to a directory still runs (a log it does not know: unknown).
+  const sessions = createSessionStore({ home: io.home });
+  const writerStatus = (dir: string) => logWriterStatus(sessions, dir);
   let logDir = flags.logDir;
   if (flags.pick) {
     const { pickRun } = await import("./viewer-pick.js");
-    logDir = await pickRun(root, { stdin: io.stdin, stdout: io.stdout as NodeJS.WriteStream });
+    logDir = await pickRun(
+      root,
+      { stdin: io.stdin, stdout: io.stdout as NodeJS.WriteStream },
+      writerStatus,
+    );
     if (logDir === undefined) return 0;
   }
   const selected = await selectRun({
@@ -83,10 +91,8 @@ export async function viewerCommand(flags: ViewerFlags, io: ViewerIO): Promise<n
   ].join(" · ");
   const eventsPath = join(selected.attemptDir, LOG_FILES.events);
   const clock = io.clock ?? systemClock;
-  // A run killed with kill -9 never writes its run-end: the sessions registry of this HOME says
-  // when the process logging there is gone (a log it does not know is followed until Ctrl+C).
-  const sessions = createSessionStore({ home: io.home });
-  const writerGone = async () => (await logWriterStatus(sessions, selected.logDir)) === "gone";
+  // Following stops when the process logging there is gone (an unknown log: until Ctrl+C).
+  const writerGone = async () => (await writerStatus(selected.logDir)) === "gone";
   const params = { flags, io, eventsPath, clock, writerGone };
   if (io.stdout.isTTY === true) return viewInTerminal({ ...params, title });
   return viewAsText(params);
