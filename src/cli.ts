@@ -9,8 +9,14 @@ import { homedir } from "node:os";
 import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
+import { refuseCommandLikeQuestion } from "./commands/command-guess.js";
 import { positiveInteger } from "./commands/integer-options.js";
 import { stoppingMessage, watchRunInterrupts } from "./commands/run-interrupts.js";
+import {
+  addExportCommand,
+  addSharesCommand,
+  addViewerCommand,
+} from "./commands/share-subcommands.js";
 import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
 
@@ -152,6 +158,8 @@ Examples:
   coord --list-sessions
   coord --session-id session_20250101_120000 "And in French?"
 
+A one-word question that looks like a command (coord exprt) is refused, never sent to the team:
+add punctuation to ask it (coord "export?").
 Exit codes: 0 success, 1 configuration or usage error, 2 every agent failed, 3 timeout, 4 interrupted.
 API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
     )
@@ -161,6 +169,8 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           throw new ConfigError(`${flag} is not available yet in this version of coord`);
         }
       }
+      // A mistyped sub-command (`coord exprt`) must never be sent to the team as a question.
+      if (question !== undefined) refuseCommandLikeQuestion(question, commandNames(program));
       const home = process.env.HOME ?? homedir();
       if (options.json && !options.listSessions)
         throw new ConfigError("--json goes with --list-sessions: coord --list-sessions --json");
@@ -255,7 +265,15 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     });
   addServeCommand(program, version);
   addLogsCommand(program, version);
+  addViewerCommand(program, version);
+  addExportCommand(program, version);
+  addSharesCommand(program, version);
   return program;
+}
+
+/** The sub-command names and aliases of `program`, and `help`. */
+function commandNames(program: Command): string[] {
+  return ["help", ...program.commands.flatMap((command) => [command.name(), ...command.aliases()])];
 }
 
 /** With no question and a piped stdin, the question is read from stdin (`echo q | coord`). */

@@ -17,9 +17,19 @@ async function expectDoc(file: string, expected: string): Promise<void> {
   );
 }
 
+/** Sub-commands whose --help follows the root's in docs/cli.md. */
+const SUBCOMMAND_HELP = [["viewer"], ["export"], ["shares", "list"], ["shares", "delete"]];
+
 test("docs/cli.md is the CLI's --help", async () => {
-  const help = await runCli(["--help"], await makeSandbox());
+  const sandbox = await makeSandbox();
+  const help = await runCli(["--help"], sandbox);
   expect(help.code).toBe(0);
+  const sections: string[] = [];
+  for (const command of SUBCOMMAND_HELP) {
+    const sub = await runCli([...command, "--help"], sandbox);
+    expect(sub.code).toBe(0);
+    sections.push("", `## coord ${command.join(" ")}`, "", "```text", sub.stdout.trimEnd(), "```");
+  }
   const text = [
     "# Command-line reference",
     "",
@@ -28,6 +38,7 @@ test("docs/cli.md is the CLI's --help", async () => {
     "```text",
     help.stdout.trimEnd(),
     "```",
+    ...sections,
     "",
   ].join("\n");
   await expectDoc("docs/cli.md", text);

@@ -1,8 +1,9 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { parseConfigText } from "../config/load.js";
+import { createSessionStore } from "../session/index.js";
 import type { ChatViewState } from "../ui/terminal/chat-view.js";
 import { createChatController } from "./chat-controller.js";
 import { openSession } from "./session-turns.js";
@@ -35,6 +36,10 @@ agents:
           steps:
             - expect_prompt_contains: "Final one."
               answer: "B2"
+        - match: "slow"
+          steps:
+            - delay_ms: 120000
+              answer: "B3"
 `;
 
 async function chat() {
@@ -105,6 +110,26 @@ describe("chat controller", () => {
     actions.submit("/quit");
     expect(await controller.done).toBe(0);
     expect(store.get().farewell).toMatch(/saved \(2 turns\)/);
+  });
+
+  test("the session names its log directory while the first turn runs (coord viewer can tell a dead writer)", async () => {
+    const { controller, root, session } = await chat();
+    const { store, actions } = controller;
+    actions.submit("slow");
+    await until(store, (v) => v.busy);
+    const sessions = createSessionStore({ home: root });
+    await vi.waitFor(
+      async () =>
+        expect((await sessions.get(session.record.id))?.log_dir).toMatch(
+          /agent_outputs[\\/]log_\d{8}_\d{6}/,
+        ),
+      { timeout: 30_000, interval: 50 },
+    );
+    expect(store.get().busy).toBe(true);
+    actions.interrupt(); // cancels the turn
+    await until(store, (v) => !v.busy);
+    actions.submit("/quit");
+    expect(await controller.done).toBe(0);
   });
 
   test("/reset starts a new session; unknown commands say what to do", async () => {

@@ -15,7 +15,7 @@ import {
   describeCwdContext,
   nextCwdContext,
   type RunFlags,
-  runTeam,
+  startRun,
   withCwdContext,
 } from "../runner/index.js";
 import { initialRunState, latestPersonas, type RunState, wallTimeMs } from "../session/index.js";
@@ -38,6 +38,7 @@ import type { Tracing } from "../tracing/index.js";
 import {
   closeSession,
   openSession,
+  noteLogDir,
   recordTurn,
   turnLogOptions,
   type OpenSession,
@@ -167,7 +168,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
       },
     );
     try {
-      const result = await runTeam({
+      const handle = await startRun({
         config,
         mode: choice.mode,
         agentIndexes: choice.agentIndexes,
@@ -186,6 +187,8 @@ export function createChatController(options: ChatControllerOptions): ChatContro
           },
         ],
       });
+      await noteLogDir(session, handle.runDir);
+      const result = await handle.done;
       if (ended) return;
       const turn = await recordTurn(session, {
         question,

@@ -3,3 +3,9 @@
  */
 export { positiveInteger } from "./integer-options.js";
 export { addLogsCommand, addServeCommand } from "./subcommands.js";
+export {
+  addExportCommand,
+  addSharesCommand,
+  addViewerCommand,
+  DEFAULT_VIEWER_PORT,
+} from "./share-subcommands.js";

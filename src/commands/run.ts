@@ -28,6 +28,7 @@ import {
   closeSession,
   discardSession,
   openSession,
+  noteLogDir,
   recordTurn,
   turnLogOptions,
 } from "./session-turns.js";
@@ -140,6 +141,7 @@ async function runTraced(
     await discardSession(session);
     throw error;
   }
+  await noteLogDir(session, handle.runDir);
   display.started({
     question,
     runDir: handle.runDir,

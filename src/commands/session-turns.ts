@@ -131,6 +131,23 @@ export async function turnLogOptions(
 }
 
 /**
+ * Names the turn's `log_…` directory in the session as soon as the run has created it (the
+ * first turn of a session; later turns log in the same directory), so that a reader can tell
+ * whether the log is still being written (`coord viewer` following a run: an `active` session
+ * whose process is gone wrote its last event). Best effort: a registry that cannot be written
+ * now is written by {@link recordTurn} at the end of the turn.
+ * @param runDir the run's `log_…` directory; undefined with `--no-logs`.
+ */
+export async function noteLogDir(session: OpenSession, runDir: string | undefined): Promise<void> {
+  if (runDir === undefined || session.record.log_dir === runDir) return;
+  try {
+    session.record = await session.store.update(session.record.id, { log_dir: runDir });
+  } catch {
+    // recordTurn writes it (or says why it cannot) when the turn ends.
+  }
+}
+
+/**
  * Records a finished turn (turn file + registry) and appends it to the session's history.
  * @param options.logDir the turn's attempt directory; options.runDir its `log_…` directory.
  */

@@ -66,3 +66,11 @@ export {
 } from "./backend-availability.js";
 export { configJsonSchema, renderConfigJsonSchema, renderConfigReference } from "./docs.js";
 export { BACKEND_TYPES } from "./backend-types.js";
+export {
+  DEFAULT_VIEWER_URL,
+  readSharingSettings,
+  SharingConfig,
+  type SharingSettings,
+  shareUrl,
+  VIEWER_URL_ENV,
+} from "./sharing.js";

@@ -7,6 +7,7 @@
  * dotted path by the loader, never as failures.
  */
 import { z } from "zod";
+import { SharingConfig } from "./sharing.js";
 
 import { BACKEND_TYPES } from "./backend-types.js";
 
@@ -356,6 +357,9 @@ export const ConfigSchema = z.object({
     "What traces carry when tracing is on (docs/tracing.md).",
   ),
   session_id: z.string().optional().describe("Memory session to load (as `--session-id`)."),
+  sharing: SharingConfig.default(SharingConfig.parse({})).describe(
+    "Sharing runs: `coord export`, `coord shares` (docs/sharing.md).",
+  ),
 });
 /** A validated configuration with every default filled in. */
 export type Config = z.infer<typeof ConfigSchema>;

@@ -56,34 +56,59 @@ export function parseEventLog(text: string, source = "events.jsonl"): ParsedEven
     const line = lines[index]!;
     if (line.trim() === "") continue;
     const isLast = index === lines.length - 1; // no newline after it: possibly cut off
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      if (isLast) {
-        truncated = true;
-        break;
-      }
-      throw new EventLogError(`${source}:${index + 1}: not valid JSON`, index + 1);
+    if (isLast && !isCompleteJson(line)) {
+      truncated = true;
+      break;
     }
-    const version = (raw as { v?: unknown } | null)?.v;
-    if (typeof version !== "number" || !READABLE_SCHEMA_VERSIONS.includes(version)) {
-      throw new EventLogError(
-        `${source}:${index + 1}: event schema version ${JSON.stringify(version)} is not supported ` +
-          `(this coord reads versions ${READABLE_SCHEMA_VERSIONS.join(" and ")}); upgrade coord to read this log`,
-        index + 1,
-      );
-    }
-    const parsed = CoordEventSchema.safeParse(
-      version === 1 ? upgradeV1Event(raw as Record<string, unknown>) : raw,
-    );
-    if (!parsed.success) {
-      throw new EventLogError(
-        `${source}:${index + 1}: invalid event: ${parsed.error.issues[0]?.message ?? "unknown"}`,
-        index + 1,
-      );
-    }
-    events.push(parsed.data);
+    events.push(parseEventLine(line, source, index + 1));
   }
   return { events, truncated };
+}
+
+/** True when `line` parses as JSON (a last line without its newline may be cut off). */
+function isCompleteJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses one complete line of an events.jsonl file (for readers that follow a file as it
+ * grows, such as `coord viewer`).
+ *
+ * @param line the line, without its newline.
+ * @param source the file path, for error messages.
+ * @param lineNumber its 1-based line number, for error messages.
+ * @returns the event, upgraded to {@link EVENT_SCHEMA_VERSION}.
+ * @throws EventLogError when the line is not JSON, has a schema version this coord does not
+ *   read, or is not a valid event.
+ */
+export function parseEventLine(line: string, source: string, lineNumber: number): CoordEvent {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    throw new EventLogError(`${source}:${lineNumber}: not valid JSON`, lineNumber);
+  }
+  const version = (raw as { v?: unknown } | null)?.v;
+  if (typeof version !== "number" || !READABLE_SCHEMA_VERSIONS.includes(version)) {
+    throw new EventLogError(
+      `${source}:${lineNumber}: event schema version ${JSON.stringify(version)} is not supported ` +
+        `(this coord reads versions ${READABLE_SCHEMA_VERSIONS.join(" and ")}); upgrade coord to read this log`,
+      lineNumber,
+    );
+  }
+  const parsed = CoordEventSchema.safeParse(
+    version === 1 ? upgradeV1Event(raw as Record<string, unknown>) : raw,
+  );
+  if (!parsed.success) {
+    throw new EventLogError(
+      `${source}:${lineNumber}: invalid event: ${parsed.error.issues[0]?.message ?? "unknown"}`,
+      lineNumber,
+    );
+  }
+  return parsed.data;
 }

@@ -19,3 +19,21 @@ export {
 export { logDirPath, type RunSelection, selectRun } from "./select-run.js";
 export { type LogsToolsJson, toolBreakdown, type ToolSort } from "./tool-breakdown.js";
 export { LOGS_JSON_VERSION } from "./version.js";
+export {
+  collectShareBundle,
+  type CollectShareOptions,
+  parseTurnSpec,
+  type ShareBundle,
+  type ShareFile,
+  SHARE_LIMITS,
+  type TurnSpec,
+} from "./share-bundle.js";
+export {
+  gistFileName,
+  MANIFEST_FILE,
+  SHARE_DESCRIPTION_PREFIX,
+  SHARE_FORMAT,
+  SHARE_FORMAT_VERSION,
+  type ShareManifest,
+  type SkippedFileEntry,
+} from "./share-manifest.js";

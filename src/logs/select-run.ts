@@ -24,6 +24,8 @@ export interface RunSelection {
   /** `--attempt N`, 1-based. */
   attempt?: number | undefined;
   cwd: string;
+  /** How this command names a log, for the "no run logs" error; default `pass --log-dir PATH`. */
+  pathHint?: string | undefined;
 }
 
 /** The attempt chosen, with its siblings (to say "turn 2 of 3"). Paths are absolute. */
@@ -66,12 +68,14 @@ export async function selectRun(selection: RunSelection): Promise<SelectedRun> {
  * directory under the root.
  * @throws ConfigError when no `--log-dir` was given and the root holds no run log.
  */
-export async function logDirPath(selection: RunSelection): Promise<string> {
+export async function logDirPath(
+  selection: Pick<RunSelection, "root" | "cwd" | "logDir" | "pathHint">,
+): Promise<string> {
   if (selection.logDir !== undefined) return resolve(selection.cwd, selection.logDir);
   const latest = await findLatestLogDir(selection.root);
   if (latest === null) {
     throw new ConfigError(
-      `no run logs in ${selection.root}: run coord "<question>" first, pass --log-dir PATH, ` +
+      `no run logs in ${selection.root}: run coord "<question>" first, ${selection.pathHint ?? "pass --log-dir PATH"}, ` +
         `or set COORD_LOG_DIR to where your logs are`,
       { file: selection.root },
     );

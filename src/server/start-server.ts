@@ -31,6 +31,8 @@ export interface StartServerOptions {
   host: string;
   /** 0 for a free port. */
   port: number;
+  /** Given the node HTTP server before it listens (e.g. to handle WebSocket upgrades). */
+  attach?: (server: Server) => void;
 }
 
 /** Longest wait for aborted runs to send their 503 after the grace period. */
@@ -49,6 +51,7 @@ export async function startServer(
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>
       resolve(started),
     ) as Server;
+    options.attach?.(started);
     started.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`;
       const hint =

@@ -4,10 +4,12 @@
 export {
   createLiveRun,
   type LiveRun,
+  type LiveRunSource,
   type RunSubscriber,
   type SubscribeOptions,
 } from "./live-run.js";
 export { toMetricsJson } from "./metrics-json.js";
+export { createReplayPace, type ReplayPace, type ReplayPaceOptions } from "./replay-pace.js";
 export {
   type AgentState,
   costUsdOf,
@@ -33,5 +35,6 @@ export {
   type TurnRecord,
 } from "./sessions.js";
 export { FileLockError } from "./file-lock.js";
+export { type LogWriterStatus, logWriterStatus } from "./log-writer-status.js";
 export { toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";

@@ -13,5 +13,12 @@ export {
   turnDirName,
 } from "./log-dir.js";
 export { readRunLog, type RunLog } from "./log-reader.js";
+export { type EventLogFollower, openEventLog, type OpenEventLogOptions } from "./event-tail.js";
 export { LOG_FILES, type LogWriter } from "./log-writer.js";
-export { redactSecrets } from "./redact-secrets.js";
+export {
+  collectSecretValues,
+  isSecretName,
+  REDACTED,
+  redactSecrets,
+  redactText,
+} from "./redact-secrets.js";

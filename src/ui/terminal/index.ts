@@ -3,3 +3,4 @@
  */
 export { type ChatActions, type ChatBlock, type ChatViewState } from "./chat-view.js";
 export { createStateStore, type StateStore } from "./state-store.js";
+export type { ViewerActivity, ViewerFrame } from "./viewer-app.js";
