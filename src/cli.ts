@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
-import { positiveInteger } from "./commands/integer-options.js";
+import { integerAtLeast, positiveInteger } from "./commands/integer-options.js";
 import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
 
@@ -34,7 +34,6 @@ const NOT_YET: Array<{ key: string; flag: string }> = [
   { key: "plan", flag: "--plan" },
   { key: "planAndExecute", flag: "--plan-and-execute" },
   { key: "executePlan", flag: "--execute-plan" },
-  { key: "web", flag: "--web" },
   { key: "tracing", flag: "--tracing" },
   { key: "personas", flag: "--personas" },
 ];
@@ -105,10 +104,22 @@ function buildProgram(version: string): Command {
     )
     .option("--plan-and-execute", "create a plan and execute it (not available yet)")
     .option("--execute-plan <plan>", "execute a plan: directory, id or latest (not available yet)")
-    .option("--web", "browser UI instead of the terminal UI (not available yet)")
-    .option("--web-host <host>", "browser UI host", "127.0.0.1")
-    .option("--web-port <port>", "browser UI port", positiveInteger("--web-port"), 8000)
-    .option("--no-browser", "with --web and a question, do not open a browser")
+    .option(
+      "--web",
+      "browser UI instead of the terminal UI: live agents, votes, workspaces, sessions (docs/web.md)",
+    )
+    .option(
+      "--web-host <host>",
+      "browser UI host (0.0.0.0: reachable from the network, with your keys)",
+      "127.0.0.1",
+    )
+    .option(
+      "--web-port <port>",
+      "browser UI port (0: a free one)",
+      integerAtLeast("--web-port", 0),
+      8000,
+    )
+    .option("--no-browser", "with --web, do not open a browser")
     .option(
       "--session-id <id>",
       "continue a memory session: its earlier turns are the history (also session_id: in the config)",
@@ -138,85 +149,112 @@ Examples:
 Exit codes: 0 success, 1 configuration or usage error, 2 every agent failed, 3 timeout, 4 interrupted.
 API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
     )
-    .action(async (question: string | undefined, options: Record<string, unknown>) => {
-      for (const { key, flag } of NOT_YET) {
-        if (options[key] !== undefined && options[key] !== false) {
-          throw new ConfigError(`${flag} is not available yet in this version of coord`);
+    .action(
+      async (question: string | undefined, options: Record<string, unknown>, command: Command) => {
+        for (const { key, flag } of NOT_YET) {
+          if (options[key] !== undefined && options[key] !== false) {
+            throw new ConfigError(`${flag} is not available yet in this version of coord`);
+          }
         }
-      }
-      const home = process.env.HOME ?? homedir();
-      if (options.json && !options.listSessions)
-        throw new ConfigError("--json goes with --list-sessions: coord --list-sessions --json");
-      if (options.listSessions) {
-        const { listSessions } = await import("./commands/list-sessions.js");
-        process.exitCode = await listSessions({
+        const home = process.env.HOME ?? homedir();
+        if (options.json && !options.listSessions)
+          throw new ConfigError("--json goes with --list-sessions: coord --list-sessions --json");
+        if (options.listSessions) {
+          const { listSessions } = await import("./commands/list-sessions.js");
+          process.exitCode = await listSessions({
+            home,
+            json: options.json === true,
+            out: process.stdout,
+          });
+          return;
+        }
+        // The flags a single question and a chat share.
+        const flags = {
+          config: options.config as string | undefined,
+          backend: options.backend as string | undefined,
+          model: options.model as string | undefined,
+          systemMessage: options.systemMessage as string | undefined,
+          singleAgent: options.singleAgent as string | boolean | undefined,
+          quick: options.quick as boolean | undefined,
+          coordinationMode: options.coordinationMode as string | undefined,
+          display: options.display !== false,
+          logs: options.logs !== false,
+          debug: options.debug === true,
+          sessionId: options.sessionId as string | undefined,
+          cwdContext: parseCwdContext(options.cwdContext as string | undefined),
+        };
+        const io = {
+          stdout: process.stdout,
+          stderr: process.stderr,
+          env: process.env,
+          cwd: process.cwd(),
           home,
-          json: options.json === true,
-          out: process.stdout,
-        });
-        return;
-      }
-      // The flags a single question and a chat share.
-      const flags = {
-        config: options.config as string | undefined,
-        backend: options.backend as string | undefined,
-        model: options.model as string | undefined,
-        systemMessage: options.systemMessage as string | undefined,
-        singleAgent: options.singleAgent as string | boolean | undefined,
-        quick: options.quick as boolean | undefined,
-        coordinationMode: options.coordinationMode as string | undefined,
-        display: options.display !== false,
-        logs: options.logs !== false,
-        debug: options.debug === true,
-        sessionId: options.sessionId as string | undefined,
-        cwdContext: parseCwdContext(options.cwdContext as string | undefined),
-      };
-      const io = {
-        stdout: process.stdout,
-        stderr: process.stderr,
-        env: process.env,
-        cwd: process.cwd(),
-        home,
-        argv: process.argv.slice(2),
-        version,
-      };
-      const text = question ?? (await readQuestionFromStdin());
-      if (text === undefined || text.trim() === "") {
-        if (options.automation)
-          throw new ConfigError('--automation needs a question: coord --automation "question"');
-        const { runChat } = await import("./commands/chat.js");
-        process.exitCode = await runChat(flags, { ...io, stdin: process.stdin });
-        return;
-      }
-      const { runQuestion } = await import("./commands/run.js");
-      const interrupt = new AbortController();
-      let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts === 1) {
-          // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
-          if (!(process.stdout.isTTY && options.display !== false && !options.automation))
-            process.stderr.write("\ncoord: stopping (Ctrl+C again to quit at once)…\n");
-          interrupt.abort();
-        } else {
-          process.exit(ExitCode.interrupted);
+          argv: process.argv.slice(2),
+          version,
+        };
+        for (const [key, flag] of [
+          ["webHost", "--web-host"],
+          ["webPort", "--web-port"],
+          ["browser", "--no-browser"],
+        ] as const) {
+          if (!options.web && command.getOptionValueSource(key) === "cli")
+            throw new ConfigError(`${flag} goes with --web: coord --web ${flag} …`);
         }
-      };
-      process.on("SIGINT", onSigint);
-      try {
-        process.exitCode = await runQuestion(
-          text,
-          {
-            ...flags,
-            outputFile: options.outputFile as string | undefined,
-            automation: options.automation === true,
-          },
-          { ...io, signal: interrupt.signal },
-        );
-      } finally {
-        process.off("SIGINT", onSigint);
-      }
-    });
+        if (options.web) {
+          if (options.automation)
+            throw new ConfigError("--web and --automation cannot be combined: pick one display");
+          const { runWeb } = await import("./commands/web.js");
+          const text = question ?? (await readQuestionFromStdin());
+          process.exitCode = await runWeb(
+            text?.trim() === "" ? undefined : text,
+            {
+              ...flags,
+              webHost: options.webHost as string,
+              webPort: options.webPort as number,
+              browser: options.browser !== false,
+            },
+            io,
+          );
+          return;
+        }
+        const text = question ?? (await readQuestionFromStdin());
+        if (text === undefined || text.trim() === "") {
+          if (options.automation)
+            throw new ConfigError('--automation needs a question: coord --automation "question"');
+          const { runChat } = await import("./commands/chat.js");
+          process.exitCode = await runChat(flags, { ...io, stdin: process.stdin });
+          return;
+        }
+        const { runQuestion } = await import("./commands/run.js");
+        const interrupt = new AbortController();
+        let interrupts = 0;
+        const onSigint = () => {
+          interrupts++;
+          if (interrupts === 1) {
+            // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
+            if (!(process.stdout.isTTY && options.display !== false && !options.automation))
+              process.stderr.write("\ncoord: stopping (Ctrl+C again to quit at once)…\n");
+            interrupt.abort();
+          } else {
+            process.exit(ExitCode.interrupted);
+          }
+        };
+        process.on("SIGINT", onSigint);
+        try {
+          process.exitCode = await runQuestion(
+            text,
+            {
+              ...flags,
+              outputFile: options.outputFile as string | undefined,
+              automation: options.automation === true,
+            },
+            { ...io, signal: interrupt.signal },
+          );
+        } finally {
+          process.off("SIGINT", onSigint);
+        }
+      },
+    );
   addServeCommand(program, version);
   addLogsCommand(program, version);
   return program;

@@ -7,3 +7,21 @@ export { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request
 export { loadServedTeam, PATH_PREFIX, teamForModel, type ServedTeam } from "./served-team.js";
 export { startServer, type RunningServer, type StartServerOptions } from "./start-server.js";
 export { RunStopped } from "../engine/index.js";
+export {
+  createWebApp,
+  feedRun,
+  FINAL_RESULT_DIR,
+  logWorkspaceRoots,
+  type RunEventListener,
+  type RunKey,
+  type RunSource,
+  type SessionSummary,
+  type SessionView,
+  type TurnView,
+  type WebApp,
+  type WebAppOptions,
+  type WebHost,
+  WebHostError,
+  type WorkspaceRoot,
+  WORKSPACES_DIR,
+} from "./web/index.js";

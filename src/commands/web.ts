@@ -1,0 +1,131 @@
+/**
+ * `coord --web ["<question>"]` (spec section 4.1; docs/web.md): the browser UI instead of the
+ * terminal UI. Resolves the config like a chat, starts the web server on `--web-host`
+ * (default 127.0.0.1) and `--web-port` (default 8000), prints its address, and with a question
+ * starts the first turn at once. Opens the browser (the `open` package) unless `--no-browser`.
+ * Serves until SIGINT or SIGTERM, which stop a turn still running and close the session.
+ *
+ * Also serves `coord logs analyze --mode self --ui webui` through {@link serveWebUi}.
+ */
+import type { CommandIO } from "./io.js";
+import { prepareRun, type PrepareFlags } from "../runner/index.js";
+import type { WebHost } from "../server/index.js";
+
+/** Flags of `coord --web`. */
+export interface WebFlags extends PrepareFlags, WebServerFlags {
+  logs: boolean;
+  debug: boolean;
+  sessionId?: string | undefined;
+}
+
+/** Where to serve and whether to open a browser. */
+export interface WebServerFlags {
+  webHost: string;
+  webPort: number;
+  /** False for `--no-browser`. */
+  browser: boolean;
+}
+
+/** Hosts that only this machine can reach. */
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/**
+ * Runs the browser UI until a signal stops it.
+ * @returns the exit code: 0 after Ctrl+C or SIGTERM (a turn still running is stopped and logged).
+ * @throws ConfigError (exit 1) for a bad config or flags, an unknown session id, or a port in use.
+ */
+export async function runWeb(
+  question: string | undefined,
+  flags: WebFlags,
+  io: CommandIO,
+): Promise<number> {
+  const prepared = await prepareRun(flags, io);
+  for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
+  const { createSessionWebHost } = await import("./web-session-host.js");
+  const host = await createSessionWebHost({
+    prepared,
+    io,
+    logs: flags.logs,
+    debug: flags.debug,
+    sessionId: flags.sessionId,
+    warn: (line) => io.stderr.write(`coord: warning: ${line}\n`),
+  });
+  const served = await serveWebUi(host, flags, io);
+  if (question !== undefined) await host.ask(question);
+  served.openBrowser();
+  await served.stopped;
+  await host.shutdown();
+  await served.close();
+  return 0;
+}
+
+/** A running web UI. */
+export interface ServedWebUi {
+  url: string;
+  /** Opens the page in the browser, unless `--no-browser`. */
+  openBrowser(): void;
+  /** Resolves at the first SIGINT or SIGTERM. */
+  stopped: Promise<void>;
+  /** Closes the sockets and the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the web server for a host and prints its address (and a warning on a host other
+ * machines can reach).
+ * @throws ConfigError when the address cannot be bound (a port in use names `--web-port`).
+ */
+export async function serveWebUi(
+  host: WebHost,
+  flags: WebServerFlags,
+  io: Pick<CommandIO, "stdout" | "stderr">,
+): Promise<ServedWebUi> {
+  const server = await import("../server/index.js");
+  const loopback = LOOPBACK.has(flags.webHost);
+  if (!loopback) {
+    io.stderr.write(
+      `coord: warning: --web-host ${flags.webHost} lets anyone on the network who can reach this machine open the page and run the team with your API keys; use 127.0.0.1 unless you mean it\n`,
+    );
+  }
+  const web = server.createWebApp({ host, ...(loopback ? {} : { allowedHostNames: "*" }) });
+  const running = await server.startServer(web.app, {
+    host: flags.webHost,
+    port: flags.webPort,
+    portHint: "--web-port",
+    onServer: (node) => web.injectWebSocket(node),
+  });
+  // A wildcard address is opened through loopback; an IPv6 address goes in brackets.
+  const shownHost = ["0.0.0.0", "::"].includes(flags.webHost)
+    ? "127.0.0.1"
+    : flags.webHost.includes(":")
+      ? `[${flags.webHost}]`
+      : flags.webHost;
+  const url = `http://${shownHost}:${running.port}/`;
+  io.stdout.write(`coord web UI: ${url} (Ctrl+C to stop)\n`);
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      io.stderr.write("coord: stopping the web UI\n");
+      resolve();
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+  return {
+    url,
+    stopped,
+    openBrowser() {
+      if (!flags.browser) return;
+      const cannot = (error: Error) =>
+        io.stderr.write(`coord: warning: cannot open a browser (${error.message}); open ${url}\n`);
+      void import("open")
+        .then(async ({ default: open }) => (await open(url)).on("error", cannot))
+        .catch(cannot);
+    },
+    async close() {
+      web.closeSockets();
+      await running.close({ graceMs: 1000 });
+    },
+  };
+}
