@@ -54,6 +54,21 @@ export interface WorkspaceRoot {
   path: string;
 }
 
+/** One directory entry of a workspace. `size` in bytes (0 for directories). */
+export interface FileEntry {
+  name: string;
+  kind: "dir" | "file";
+  size: number;
+}
+
+/** How a workspace file is previewed. */
+export type PreviewKind = "text" | "markdown" | "image" | "binary" | "too-large";
+
+/** A listed directory or a previewed file; `path` is relative to the root (`""` for the root). */
+export type FileView =
+  | { kind: "dir"; path: string; entries: FileEntry[] }
+  | { kind: "file"; path: string; size: number; preview: PreviewKind; text?: string };
+
 /**
  * An error the page should see with an HTTP status (400 bad input, 403 outside the allowed
  * directories, 404 unknown, 409 busy).

@@ -6,22 +6,9 @@
  */
 import { open, readdir, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, relative, sep } from "node:path";
-import { WebHostError } from "./web-host.js";
+import { type FileEntry, type FileView, WebHostError } from "./web-host.js";
 
-/** One directory entry. `size` in bytes (0 for directories). */
-export interface FileEntry {
-  name: string;
-  kind: "dir" | "file";
-  size: number;
-}
-
-/** How a file is previewed. */
-export type PreviewKind = "text" | "markdown" | "image" | "binary" | "too-large";
-
-/** A listed directory or a previewed file; `path` is relative to the root (`""` for the root). */
-export type FileView =
-  | { kind: "dir"; path: string; entries: FileEntry[] }
-  | { kind: "file"; path: string; size: number; preview: PreviewKind; text?: string };
+export type { FileEntry, FileView, PreviewKind } from "./web-host.js";
 
 /** Largest file shown as text, bytes. */
 export const TEXT_PREVIEW_BYTES = 256 * 1024;

@@ -1,0 +1,151 @@
+import { type ReactElement, useCallback, useEffect, useState } from "react";
+import type { WorkspaceRoot } from "../../../server/web/web-host.js";
+import type { FileEntry, FileView } from "../../../server/web/web-host.js";
+import { MarkdownView } from "./markdown-view.js";
+
+/** `key` is `<session>/<turn>`: the API path of the run. */
+function api(runKey: string, what: string, params: Record<string, string | number> = {}): string {
+  const query = new URLSearchParams(
+    Object.entries(params).map(([name, value]) => [name, String(value)]),
+  );
+  return `api/runs/${runKey.split("/").map(encodeURIComponent).join("/")}/${what}${query.size > 0 ? `?${query}` : ""}`;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  const body = (await response.json()) as T & { error?: string };
+  if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+  return body;
+}
+
+/**
+ * The run's workspaces (each agent's and the final result): a file tree and a preview of text,
+ * Markdown and images. Refreshes every 2 s while `live`, so files agents write show up.
+ */
+export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boolean }) {
+  const [roots, setRoots] = useState<WorkspaceRoot[] | null>(null);
+  const [rootIndex, setRootIndex] = useState(0);
+  const [listings, setListings] = useState<Record<string, FileEntry[]>>({});
+  const [expanded, setExpanded] = useState<string[]>([""]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [preview, setPreview] = useState<FileView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setTick((value) => value + 1), 2000);
+    return () => clearInterval(timer);
+  }, [live]);
+
+  useEffect(() => {
+    getJson<WorkspaceRoot[]>(api(runKey, "roots")).then(setRoots, (caught: Error) =>
+      setError(caught.message),
+    );
+  }, [runKey, tick]);
+
+  const load = useCallback(
+    async (path: string) => {
+      const view = await getJson<FileView>(api(runKey, "files", { root: rootIndex, path }));
+      if (view.kind === "dir") setListings((previous) => ({ ...previous, [path]: view.entries }));
+    },
+    [runKey, rootIndex],
+  );
+
+  useEffect(() => {
+    if (!roots || roots.length === 0) return;
+    for (const path of expanded) load(path).catch((caught: Error) => setError(caught.message));
+  }, [roots, expanded, load]);
+
+  useEffect(() => {
+    if (selected === null) return setPreview(null);
+    getJson<FileView>(api(runKey, "files", { root: rootIndex, path: selected })).then(
+      setPreview,
+      (caught: Error) => setError(caught.message),
+    );
+  }, [runKey, rootIndex, selected, tick]);
+
+  if (roots === null) return <p className="muted">Loading workspaces…</p>;
+  if (roots.length === 0) {
+    return (
+      <p className="muted" data-testid="workspace-empty">
+        This run has no workspaces: its agents wrote no files.
+      </p>
+    );
+  }
+  const chooseRoot = (index: number) => {
+    setRootIndex(index);
+    setListings({});
+    setExpanded([""]);
+    setSelected(null);
+  };
+  const toggle = (path: string) =>
+    setExpanded((previous) =>
+      previous.includes(path) ? previous.filter((item) => item !== path) : [...previous, path],
+    );
+
+  const tree = (path: string, depth: number): ReactElement[] =>
+    (listings[path] ?? []).flatMap((entry) => {
+      const child = path === "" ? entry.name : `${path}/${entry.name}`;
+      const open = expanded.includes(child);
+      const row = (
+        <li key={child} style={{ paddingLeft: `${depth * 14}px` }}>
+          <button
+            className={`tree-item ${entry.kind}${selected === child ? " selected" : ""}`}
+            data-testid="tree-item"
+            data-path={child}
+            onClick={() => (entry.kind === "dir" ? toggle(child) : setSelected(child))}
+          >
+            {entry.kind === "dir" ? (open ? "▾ " : "▸ ") : ""}
+            {entry.name}
+          </button>
+        </li>
+      );
+      return entry.kind === "dir" && open ? [row, ...tree(child, depth + 1)] : [row];
+    });
+
+  return (
+    <div className="workspace" data-testid="workspace">
+      <div className="root-tabs">
+        {roots.map((root, index) => (
+          <button
+            key={root.path}
+            className={index === rootIndex ? "active" : ""}
+            onClick={() => chooseRoot(index)}
+            title={root.path}
+            data-testid="workspace-root"
+          >
+            {root.label}
+          </button>
+        ))}
+      </div>
+      {error && <p className="error-line">{error}</p>}
+      <div className="workspace-panes">
+        <ul className="tree">
+          {(listings[""] ?? []).length === 0 ? <li className="muted">Empty</li> : tree("", 0)}
+        </ul>
+        <div className="preview" data-testid="file-preview">
+          {preview === null ? (
+            <p className="muted">Choose a file to preview it.</p>
+          ) : preview.kind === "dir" ? null : (
+            <>
+              <div className="preview-head">
+                <code>{preview.path}</code> <span className="muted">{preview.size} bytes</span>
+              </div>
+              {preview.preview === "markdown" && <MarkdownView text={preview.text ?? ""} />}
+              {preview.preview === "text" && <pre>{preview.text}</pre>}
+              {preview.preview === "image" && (
+                <img
+                  alt={preview.path}
+                  src={api(runKey, "image", { root: rootIndex, path: preview.path })}
+                />
+              )}
+              {preview.preview === "binary" && <p className="muted">A binary file: no preview.</p>}
+              {preview.preview === "too-large" && <p className="muted">Too large to preview.</p>}
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
