@@ -45,7 +45,17 @@ export function AgentCard({ agent, state }: { agent: AgentState; state: RunState
         </details>
       )}
       <div className="stream text" ref={textRef} data-testid="agent-text">
-        {agent.text.trim() === "" ? <span className="placeholder">No text yet</span> : agent.text}
+        {agent.text.trim() !== "" ? (
+          agent.text
+        ) : (
+          <span className="placeholder">
+            {agent.roundKind === "final"
+              ? "Writes the final answer (below)."
+              : agent.round === 0
+                ? "Waiting to start."
+                : "No text in this round."}
+          </span>
+        )}
       </div>
       {answer && (
         <details className="answer" data-testid="agent-answer">
