@@ -57,14 +57,15 @@ export interface WebCli {
 /**
  * Spawns `node dist/src/cli.js --web --no-browser --web-port 0 …args` and waits for its
  * `coord web UI: <url>` line (60 s at most).
+ * @param options.command the arguments before `args` instead (e.g. `logs analyze …`).
  */
 export function startWebCli(
   args: readonly string[],
-  options: { cwd: string; home: string; env?: Record<string, string> },
+  options: { cwd: string; home: string; env?: Record<string, string>; command?: string[] },
 ): Promise<WebCli> {
   const child = spawn(
     process.execPath,
-    [CLI, "--web", "--no-browser", "--web-port", "0", ...args],
+    [CLI, ...(options.command ?? ["--web", "--no-browser", "--web-port", "0"]), ...args],
     {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? "", HOME: options.home, ...options.env },
