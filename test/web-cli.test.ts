@@ -62,7 +62,14 @@ test("--web-port and --web-host are honoured; a host other machines reach is war
   const box = await team();
   const free = await listenFree();
   await new Promise((resolve) => free.server.close(resolve));
-  const command = ["--web", "--no-browser", "--web-port", String(free.port), "--web-host", "0.0.0.0"];
+  const command = [
+    "--web",
+    "--no-browser",
+    "--web-port",
+    String(free.port),
+    "--web-host",
+    "0.0.0.0",
+  ];
   cli = await startWebCli(["--config", "team.yaml"], { ...box, command });
   expect(cli.url).toBe(`http://127.0.0.1:${free.port}/`);
   expect(cli.stderr()).toContain(
@@ -102,7 +109,11 @@ test("a port in use is a one-line error and exit 1", async () => {
 
 test("the web flags without --web are refused, not ignored", async () => {
   const box = await team();
-  for (const [flag, ...value] of [["--web-port", "9000"], ["--web-host", "0.0.0.0"], ["--no-browser"]]) {
+  for (const [flag, ...value] of [
+    ["--web-port", "9000"],
+    ["--web-host", "0.0.0.0"],
+    ["--no-browser"],
+  ]) {
     const result = await runCli(["--config", "team.yaml", flag!, ...value, "What?"], box);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`coord: ${flag} goes with --web: coord --web ${flag} …\n`);

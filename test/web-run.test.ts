@@ -39,27 +39,41 @@ test("three agents stream into their cards, the votes and winner show, the final
     ["bob", "gpt-4.1-mini"],
     ["carol", "gpt-4.1-nano"],
   ]) {
-    const text = page.locator(`[data-testid=agent-card][data-agent=${agent}] [data-testid=agent-text]`);
-    await expect.poll(() => text.textContent(), { timeout: 30_000 }).toContain(`Thinking it over as ${model}`);
+    const text = page.locator(
+      `[data-testid=agent-card][data-agent=${agent}] [data-testid=agent-text]`,
+    );
+    await expect
+      .poll(() => text.textContent(), { timeout: 30_000 })
+      .toContain(`Thinking it over as ${model}`);
   }
   // Every agent voted for agent1 (alice): held before the final answer, the tally is complete.
   const aliceRow = page.locator("[data-testid=vote-row][data-target=alice]");
   await expect.poll(() => aliceRow.getAttribute("data-count"), { timeout: 30_000 }).toBe("3");
   expect(await aliceRow.textContent()).toContain("← alice, bob, carol");
-  expect(await page.locator("[data-testid=vote-row][data-target=bob]").getAttribute("data-count")).toBe("0");
-  await expect.poll(() => page.getByTestId("winner").textContent(), { timeout: 30_000 }).toContain("Winner: alice");
+  expect(
+    await page.locator("[data-testid=vote-row][data-target=bob]").getAttribute("data-count"),
+  ).toBe("0");
+  await expect
+    .poll(() => page.getByTestId("winner").textContent(), { timeout: 30_000 })
+    .toContain("Winner: alice");
   await screenshot(page, "run-voting");
 
   release();
   const final = page.getByTestId("final-answer");
-  await expect.poll(() => final.textContent(), { timeout: 30_000 }).toContain("The team agrees: 42.");
-  await expect.poll(() => page.getByTestId("run-status").textContent(), { timeout: 30_000 }).toBe("completed");
+  await expect
+    .poll(() => final.textContent(), { timeout: 30_000 })
+    .toContain("The team agrees: 42.");
+  await expect
+    .poll(() => page.getByTestId("run-status").textContent(), { timeout: 30_000 })
+    .toBe("completed");
   expect(await final.locator("h2").textContent()).toBe("Final answer");
   expect(await final.locator("strong").textContent()).toBe("42");
   // Model output is sanitized: the script tag is text, not an element.
   expect(await final.locator("script").count()).toBe(0);
   expect(await final.textContent()).toContain("<script>alert(1)</script> stays text");
-  expect(await page.locator("[data-testid=agent-card][data-agent=alice]").getAttribute("class")).toContain("winner");
+  expect(
+    await page.locator("[data-testid=agent-card][data-agent=alice]").getAttribute("class"),
+  ).toContain("winner");
   // The page held every event once: seq 1..n.
   const run = page.getByTestId("run");
   expect(await run.getAttribute("data-event-count")).toBe(await run.getAttribute("data-last-seq"));

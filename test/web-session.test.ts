@@ -45,14 +45,18 @@ test("no question: an empty page; two questions are two turns of one session; se
   await page.keyboard.type("What is six times seven?");
   await page.keyboard.press("Control+Enter");
   const final = page.getByTestId("final-answer");
-  await expect.poll(() => final.textContent(), { timeout: 30_000 }).toContain("The team agrees: 42.");
+  await expect
+    .poll(() => final.textContent(), { timeout: 30_000 })
+    .toContain("The team agrees: 42.");
   await expect.poll(() => page.getByTestId("ask").isDisabled(), { timeout: 30_000 }).toBe(true);
   await page.getByTestId("question-input").fill("Double it");
   await expect.poll(() => page.getByTestId("ask").isEnabled(), { timeout: 30_000 }).toBe(true);
   const promptsBefore = prompts.length;
   await page.getByTestId("ask").click();
   await expect.poll(() => page.getByTestId("turn-item").count(), { timeout: 30_000 }).toBe(2);
-  await expect.poll(() => final.textContent(), { timeout: 30_000 }).toContain("The team agrees: 84.");
+  await expect
+    .poll(() => final.textContent(), { timeout: 30_000 })
+    .toContain("The team agrees: 84.");
   await expect
     .poll(() => page.getByTestId("run-status").textContent(), { timeout: 30_000 })
     .toBe("completed");
@@ -83,7 +87,7 @@ test("no question: an empty page; two questions are two turns of one session; se
   await page.keyboard.press("n");
   await page.getByTestId("empty-session").waitFor({ timeout: 30_000 });
   // A new session puts the cursor in the question box; Escape leaves it for the shortcuts.
-  expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
+  expect(await page.evaluate("document.activeElement?.tagName")).toBe("TEXTAREA");
   await page.keyboard.press("Escape");
   await page.keyboard.press("s");
   const item = page.locator(`[data-testid=session-item][data-session=${view.id}]`);
@@ -129,10 +133,14 @@ test("a file written in an agent's workspace shows in the workspace browser", as
   await page.locator("[data-testid=tree-item][data-path=docs]").click();
   await page.locator("[data-testid=tree-item][data-path='docs/plan.md']").click();
   const preview = page.getByTestId("file-preview");
-  await expect.poll(() => preview.locator("h1").textContent(), { timeout: 30_000 }).toBe("The plan");
+  await expect
+    .poll(() => preview.locator("h1").textContent(), { timeout: 30_000 })
+    .toBe("The plan");
   expect(await preview.locator("strong").textContent()).toBe("Vote");
   await page.locator("[data-testid=tree-item][data-path='notes.txt']").click();
-  await expect.poll(() => preview.locator("pre").textContent(), { timeout: 30_000 }).toBe("plain notes\n");
+  await expect
+    .poll(() => preview.locator("pre").textContent(), { timeout: 30_000 })
+    .toBe("plain notes\n");
   await screenshot(page, "workspace");
 
   // Confined to the root: .. and absolute paths are refused, nothing outside is read.

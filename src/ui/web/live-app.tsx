@@ -123,8 +123,8 @@ export function LiveApp() {
     w: () => setTab("workspace"),
     "[": () => index > 0 && setSelected(turns[index - 1]!.key),
     "]": () => index >= 0 && index < turns.length - 1 && setSelected(turns[index + 1]!.key),
-    s: () => setSessions((shown) => !shown),
-    n: newSession,
+    s: () => view?.askable !== false && setSessions((shown) => !shown),
+    n: () => view?.askable !== false && newSession(),
     Escape: () => {
       setHelp(false);
       setSessions(false);
@@ -148,9 +148,11 @@ export function LiveApp() {
             {tokenLine(totals)} · {cost(totals)}
           </span>
         )}
-        <button onClick={() => setSessions((shown) => !shown)} data-testid="open-sessions">
-          Sessions <kbd>s</kbd>
-        </button>
+        {view?.askable !== false && (
+          <button onClick={() => setSessions((shown) => !shown)} data-testid="open-sessions">
+            Sessions <kbd>s</kbd>
+          </button>
+        )}
         <button onClick={() => setHelp(true)} aria-label="Keyboard shortcuts">
           <kbd>?</kbd>
         </button>
@@ -194,48 +196,54 @@ export function LiveApp() {
           )}
         </main>
       </div>
-      <footer className="ask">
-        {error && (
-          <p className="error-line" data-testid="error">
-            {error}
-          </p>
-        )}
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void ask();
-          }}
-        >
-          <textarea
-            ref={input}
-            value={question}
-            rows={2}
-            placeholder={
-              view?.busy
-                ? "The team is working on the current turn…"
-                : turns.length > 0
-                  ? "Ask a follow-up (the team sees this session's history)"
-                  : "Ask the team a question"
-            }
-            onChange={(event) => setQuestion(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-                event.preventDefault();
-                void ask();
-              }
+      {view?.askable === false ? (
+        <footer className="ask muted" data-testid="read-only">
+          {view.title}: this page shows one run and takes no questions.
+        </footer>
+      ) : (
+        <footer className="ask">
+          {error && (
+            <p className="error-line" data-testid="error">
+              {error}
+            </p>
+          )}
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              void ask();
             }}
-            data-testid="question-input"
-            aria-label="Question"
-          />
-          <button
-            type="submit"
-            disabled={!view || view.busy || sending || question.trim() === ""}
-            data-testid="ask"
           >
-            {view?.busy ? "Working…" : "Ask"}
-          </button>
-        </form>
-      </footer>
+            <textarea
+              ref={input}
+              value={question}
+              rows={2}
+              placeholder={
+                view?.busy
+                  ? "The team is working on the current turn…"
+                  : turns.length > 0
+                    ? "Ask a follow-up (the team sees this session's history)"
+                    : "Ask the team a question"
+              }
+              onChange={(event) => setQuestion(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+                  event.preventDefault();
+                  void ask();
+                }
+              }}
+              data-testid="question-input"
+              aria-label="Question"
+            />
+            <button
+              type="submit"
+              disabled={!view || view.busy || sending || question.trim() === ""}
+              data-testid="ask"
+            >
+              {view?.busy ? "Working…" : "Ask"}
+            </button>
+          </form>
+        </footer>
+      )}
       {sessions && (
         <SessionList
           currentId={view?.id ?? null}
