@@ -43,7 +43,7 @@ describe("the folder contract, by lint", () => {
         rule: "no-restricted-imports",
         message: expect.stringContaining(
           'ARCHITECTURE.md "Allowed imports": src/engine/ may not import from src/runner/.',
-        ) as unknown as string,
+        ) as string,
       },
     ]);
   }, 60_000);

@@ -94,7 +94,7 @@ test("a dropped WebSocket resubscribes from the last seq: nothing lost, nothing 
       ws.send(message);
       if (first && String(message).includes('"type":"event"') && ++events === 25) {
         // Drop the page's connection mid-stream.
-        ws.close();
+        void ws.close();
       }
     });
   });

@@ -13,7 +13,8 @@
  */
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../store/index.js";
+// The npm package, not the store's helper: the session layer sits below the store.
+import writeFileAtomic from "write-file-atomic";
 
 /** Registry file format version. A reader refuses versions it does not know. */
 export const SESSIONS_FILE_VERSION = 1;
