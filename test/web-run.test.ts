@@ -66,7 +66,7 @@ test("three agents stream into their cards, the votes and winner show, the final
   await expect
     .poll(() => page.getByTestId("run-status").textContent(), { timeout: 30_000 })
     .toBe("completed");
-  expect(await final.locator("h2").textContent()).toBe("Final answer");
+  expect(await final.locator("h2").textContent()).toBe("Six times seven");
   expect(await final.locator("strong").textContent()).toBe("42");
   // Model output is sanitized: the script tag is text, not an element.
   expect(await final.locator("script").count()).toBe(0);
@@ -80,6 +80,9 @@ test("three agents stream into their cards, the votes and winner show, the final
   await page.getByTestId("tab-timeline").click();
   expect(await page.getByTestId("timeline").textContent()).toContain("Vote: alice (from bob");
   await screenshot(page, "run-done");
+  // The view docs/web.md shows (docs/images/web-ui.png is a copy of it).
+  await page.keyboard.press("Home");
+  await screenshot(page, "web-ui", { fullPage: false });
   expect(await cli.stop()).toBe(0);
   cli = undefined;
 });

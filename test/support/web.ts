@@ -36,11 +36,15 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Saves a full-page screenshot as test-artifacts/web/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot (the full page unless `fullPage: false`) as test-artifacts/web/<name>.png. */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
 
@@ -135,7 +139,7 @@ export function streamingTeamHandler(options: StreamingTeamOptions = {}): FakeHa
     reason: "agent1 explains it best.",
     finalAnswer: (summary) => {
       const asked = /Double it/.test(summary.text) ? "84" : "42";
-      return `## Final answer\n\nThe team agrees: **${asked}**.\n\n- checked by three agents\n- <script>alert(1)</script> stays text`;
+      return `## Six times seven\n\nThe team agrees: **${asked}**.\n\n- checked by three agents\n- <script>alert(1)</script> stays text`;
     },
     usage: { inputTokens: 120, outputTokens: 30 },
   });
