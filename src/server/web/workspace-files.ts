@@ -36,13 +36,18 @@ export async function resolveInside(root: string, path: string): Promise<string>
   const realRoot = await realpath(root).catch(() => {
     throw new WebHostError(404, `${root} does not exist (yet)`);
   });
+  // Refused before the file system is asked, so nothing says what exists outside.
+  if (!inside(realRoot, join(realRoot, path))) throw outside(path);
   const target = await realpath(join(realRoot, path)).catch(() => {
     throw new WebHostError(404, `${path} not found`);
   });
-  const rel = relative(realRoot, target);
-  if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel)))
-    return target;
-  throw outside(path);
+  if (!inside(realRoot, target)) throw outside(path);
+  return target;
+}
+
+function inside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function outside(path: string): WebHostError {
