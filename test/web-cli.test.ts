@@ -3,7 +3,9 @@
  * 127.0.0.1:8000 by default, `--web-port` and `--web-host` honoured, a port in use is a clear
  * exit 1, the network warning, the web flags refused without --web, and other origins refused.
  */
+import { readFile } from "node:fs/promises";
 import { request } from "node:http";
+import { join } from "node:path";
 import { createServer, type Server } from "node:net";
 import { afterEach, expect, test } from "vitest";
 import { makeSandbox, runCli } from "./support/cli.js";
@@ -136,4 +138,35 @@ test("other sites cannot drive the team: foreign origins and hosts are refused",
   // The page's own requests pass.
   const own = await ask({ origin: cli.url.replace(/\/$/, "") });
   expect(own.status).toBe(200);
+});
+
+test("Ctrl+C mid-run stops the turn (logged, session interrupted) and exits 0", async () => {
+  const box = await makeSandbox();
+  server = await fakeTeam(box.cwd, { beforeFinal: () => new Promise(() => undefined) });
+  cli = await startWebCli(["--config", "team.yaml", "What is six times seven?"], box);
+  interface View {
+    turns: { logDir: string }[];
+  }
+  let logDir = "";
+  await expect
+    .poll(
+      async () => {
+        const view = (await (await fetch(`${cli!.url}api/session`)).json()) as View;
+        logDir = view.turns[0]?.logDir ?? "";
+        const events = await readFile(join(logDir, "events.jsonl"), "utf8").catch(() => "");
+        return events.includes('"type":"winner"');
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  expect(await cli.stop()).toBe(0);
+  cli = undefined;
+  const lines = (await readFile(join(logDir, "events.jsonl"), "utf8")).trim().split("\n");
+  expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "run-end", reason: "shutdown" });
+  const registry = JSON.parse(
+    await readFile(join(box.home, ".coord", "sessions.json"), "utf8"),
+  ) as {
+    sessions: { status: string; turns: number }[];
+  };
+  expect(registry.sessions).toEqual([expect.objectContaining({ status: "interrupted", turns: 1 })]);
 });
