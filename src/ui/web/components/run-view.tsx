@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { wallTimeMs } from "../../../session/run-state.js";
 import type { RunEntry } from "../run-store.js";
 import { AgentCard } from "./agent-card.js";
@@ -30,6 +30,29 @@ const PHASES: Record<string, string> = {
   done: "done",
 };
 
+/** Questions longer than this many characters are folded (an analysis quotes whole files). */
+const QUESTION_FOLD = 400;
+
+/** The run's question; a long one folded to its start with a toggle. */
+function Question({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  const long = text.length > QUESTION_FOLD || text.split("\n").length > 6;
+  return (
+    <div className="question-box">
+      <p className={`question${long && !open ? " folded" : ""}`} data-testid="question">
+        {text}
+      </p>
+      {long && (
+        <button className="link" onClick={() => setOpen(!open)}>
+          {open
+            ? "Fold the question"
+            : `Show the whole question (${text.length.toLocaleString()} characters)`}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /**
  * One run: the question, one card per agent, the vote tally and winner, the final answer, and
  * tabs with the timeline, all answers, usage and (live) the workspaces. The live page and the
@@ -54,9 +77,7 @@ export function RunView({ entry, question, tab, onTab, workspace }: RunViewProps
       data-event-count={state.eventCount}
     >
       <section className="question-head">
-        <p className="question" data-testid="question">
-          {state.question || question}
-        </p>
+        <Question text={state.question || question} />
         <div className="run-meta">
           <span
             className={`pill ${ended ? (state.endReason === "completed" ? "good" : "bad") : "busy"}`}

@@ -55,7 +55,13 @@ export function Timeline({ events }: { events: readonly CoordEvent[] }) {
           >
             {line.actor}
           </span>
-          <span className="tl-text">{line.text}</span>
+          <span
+            className="tl-text"
+            title={line.text.length > 300 ? "click to show all" : undefined}
+            onClick={(event) => event.currentTarget.classList.toggle("open")}
+          >
+            {line.text}
+          </span>
         </li>
       ))}
     </ol>
