@@ -59,12 +59,19 @@ test("reloading mid-run catches up from the start", async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await page.goto(cli!.url);
   const alice = page.locator("[data-testid=vote-row][data-target=alice]");
-  await expect.poll(() => alice.getAttribute("data-count"), { timeout: 30_000 }).toBe("3");
+  const status = page.getByTestId("run-status");
+  // Held before the final answer: the votes are in and the winner is known; nothing changes now.
+  await expect
+    .poll(() => status.textContent(), { timeout: 30_000 })
+    .toBe("writing the final answer");
+  expect(await alice.getAttribute("data-count")).toBe("3");
 
   await page.reload();
-  // Straight after the reload, before anything new happened: the state is back.
-  await expect.poll(() => alice.getAttribute("data-count"), { timeout: 30_000 }).toBe("3");
-  expect(await page.getByTestId("run-status").textContent()).toBe("writing the final answer");
+  // The state is back from the events alone (the run is held: nothing new happened).
+  await expect
+    .poll(() => status.textContent(), { timeout: 30_000 })
+    .toBe("writing the final answer");
+  expect(await alice.getAttribute("data-count")).toBe("3");
   const text = page.locator("[data-testid=agent-card][data-agent=bob] [data-testid=agent-text]");
   expect(await text.textContent()).toContain("Thinking it over as gpt-4.1-mini");
   const run = page.getByTestId("run");
