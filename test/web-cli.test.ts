@@ -140,33 +140,42 @@ test("other sites cannot drive the team: foreign origins and hosts are refused",
   expect(own.status).toBe(200);
 });
 
-test("Ctrl+C mid-run stops the turn (logged, session interrupted) and exits 0", async () => {
-  const box = await makeSandbox();
-  server = await fakeTeam(box.cwd, { beforeFinal: () => new Promise(() => undefined) });
-  cli = await startWebCli(["--config", "team.yaml", "What is six times seven?"], box);
-  interface View {
-    turns: { logDir: string }[];
-  }
-  let logDir = "";
-  await expect
-    .poll(
-      async () => {
-        const view = (await (await fetch(`${cli!.url}api/session`)).json()) as View;
-        logDir = view.turns[0]?.logDir ?? "";
-        const events = await readFile(join(logDir, "events.jsonl"), "utf8").catch(() => "");
-        return events.includes('"type":"winner"');
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(true);
-  expect(await cli.stop()).toBe(0);
-  cli = undefined;
-  const lines = (await readFile(join(logDir, "events.jsonl"), "utf8")).trim().split("\n");
-  expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "run-end", reason: "shutdown" });
-  const registry = JSON.parse(
-    await readFile(join(box.home, ".coord", "sessions.json"), "utf8"),
-  ) as {
-    sessions: { status: string; turns: number }[];
-  };
-  expect(registry.sessions).toEqual([expect.objectContaining({ status: "interrupted", turns: 1 })]);
-});
+test.each([
+  ["SIGINT", "Ctrl+C"],
+  ["SIGHUP", "coord: SIGHUP: stopping the web UI (send it again to quit at once)"],
+] as const)(
+  "%s mid-run stops the turn (logged, session interrupted) and exits 0",
+  async (signal, said) => {
+    const box = await makeSandbox();
+    server = await fakeTeam(box.cwd, { beforeFinal: () => new Promise(() => undefined) });
+    cli = await startWebCli(["--config", "team.yaml", "What is six times seven?"], box);
+    interface View {
+      turns: { logDir: string }[];
+    }
+    let logDir = "";
+    await expect
+      .poll(
+        async () => {
+          const view = (await (await fetch(`${cli!.url}api/session`)).json()) as View;
+          logDir = view.turns[0]?.logDir ?? "";
+          const events = await readFile(join(logDir, "events.jsonl"), "utf8").catch(() => "");
+          return events.includes('"type":"winner"');
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    expect(await cli.stop(signal)).toBe(0);
+    expect(cli.stderr()).toContain(said);
+    cli = undefined;
+    const lines = (await readFile(join(logDir, "events.jsonl"), "utf8")).trim().split("\n");
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "run-end", reason: "shutdown" });
+    const registry = JSON.parse(
+      await readFile(join(box.home, ".coord", "sessions.json"), "utf8"),
+    ) as {
+      sessions: { status: string; turns: number }[];
+    };
+    expect(registry.sessions).toEqual([
+      expect.objectContaining({ status: "interrupted", turns: 1 }),
+    ]);
+  },
+);

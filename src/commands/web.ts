@@ -3,11 +3,14 @@
  * terminal UI. Resolves the config like a chat, starts the web server on `--web-host`
  * (default 127.0.0.1) and `--web-port` (default 8000), prints its address, and with a question
  * starts the first turn at once. Opens the browser (the `open` package) unless `--no-browser`.
- * Serves until SIGINT or SIGTERM, which stop a turn still running and close the session.
+ * Serves until SIGINT, SIGTERM or SIGHUP (the terminal closed), which stop a turn still running
+ * and close the session; a second signal quits at once (exit 4).
  *
  * Also serves `coord logs analyze --mode self --ui webui` through {@link serveWebUi}.
  */
+import { ExitCode } from "../errors.js";
 import type { CommandIO } from "./io.js";
+import { watchRunInterrupts } from "./run-interrupts.js";
 import { prepareRun, type PrepareFlags } from "../runner/index.js";
 import type { WebHost } from "../server/index.js";
 
@@ -31,7 +34,8 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /**
  * Runs the browser UI until a signal stops it.
- * @returns the exit code: 0 after Ctrl+C or SIGTERM (a turn still running is stopped and logged).
+ * @returns the exit code: 0 after Ctrl+C, SIGTERM or SIGHUP (a turn still running is stopped and
+ *   logged); a second signal while stopping exits 4 at once.
  * @throws ConfigError (exit 1) for a bad config or flags, an unknown session id, or a port in use.
  */
 export async function runWeb(
@@ -64,7 +68,7 @@ export interface ServedWebUi {
   url: string;
   /** Opens the page in the browser, unless `--no-browser`. */
   openBrowser(): void;
-  /** Resolves at the first SIGINT or SIGTERM. */
+  /** Resolves at the first SIGINT, SIGTERM or SIGHUP. */
   stopped: Promise<void>;
   /** Closes the sockets and the server. */
   close(): Promise<void>;
@@ -102,16 +106,19 @@ export async function serveWebUi(
       : flags.webHost;
   const url = `http://${shownHost}:${running.port}/`;
   io.stdout.write(`coord web UI: ${url} (Ctrl+C to stop)\n`);
-  const stopped = new Promise<void>((resolve) => {
-    const onSignal = () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      io.stderr.write("coord: stopping the web UI\n");
-      resolve();
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
+  const interrupts = watchRunInterrupts({
+    source: process,
+    onStopping: (signal) =>
+      io.stderr.write(
+        signal === "SIGINT"
+          ? "coord: stopping the web UI (Ctrl+C again to quit at once)\n"
+          : `coord: ${signal}: stopping the web UI (send it again to quit at once)\n`,
+      ),
+    quit: () => process.exit(ExitCode.interrupted),
   });
+  const stopped = new Promise<void>((resolve) =>
+    interrupts.signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
   return {
     url,
     stopped,
@@ -124,6 +131,7 @@ export async function serveWebUi(
         .catch(cannot);
     },
     async close() {
+      interrupts.dispose();
       web.closeSockets();
       await running.close({ graceMs: 1000 });
     },

@@ -54,8 +54,8 @@ export interface WebCli {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Sends SIGINT and resolves with the exit code. */
-  stop(): Promise<number | null>;
+  /** Sends `signal` (default SIGINT) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /**
@@ -95,8 +95,8 @@ export function startWebCli(
         child,
         stdout: () => stdout,
         stderr: () => stderr,
-        stop: () => {
-          child.kill("SIGINT");
+        stop: (signal = "SIGINT") => {
+          child.kill(signal);
           return exited;
         },
       });
