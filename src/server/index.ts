@@ -10,11 +10,12 @@ export { RunStopped } from "../engine/index.js";
 export {
   createWebApp,
   feedRun,
-  FINAL_RESULT_DIR,
+  FINAL_SNAPSHOT_SUFFIX,
   logWorkspaceRoots,
   type RunEventListener,
   type RunKey,
   type RunSource,
+  SNAPSHOTS_DIR,
   type SessionSummary,
   type SessionView,
   type TurnView,
@@ -23,5 +24,4 @@ export {
   type WebHost,
   WebHostError,
   type WorkspaceRoot,
-  WORKSPACES_DIR,
 } from "./web/index.js";

@@ -11,4 +11,4 @@ export {
   WebHostError,
   type WorkspaceRoot,
 } from "./web-host.js";
-export { FINAL_RESULT_DIR, logWorkspaceRoots, WORKSPACES_DIR } from "./workspace-roots.js";
+export { FINAL_SNAPSHOT_SUFFIX, logWorkspaceRoots, SNAPSHOTS_DIR } from "./workspace-roots.js";

@@ -13,6 +13,16 @@ let assets: string;
 let workspace: string;
 const asked: string[] = [];
 
+const ROOT = () => ({
+  id: "alice/snapshots/agent1.1",
+  label: "agent1.1",
+  path: workspace,
+  agentId: "alice",
+  snapshot: "agent1.1",
+  final: false,
+  latest: true,
+});
+
 const VIEW: SessionView = { id: "s1", title: "t", askable: true, busy: false, turns: [] };
 
 const host: WebHost = {
@@ -28,8 +38,7 @@ const host: WebHost = {
     return { ...VIEW, busy: true };
   },
   subscribe: async () => () => undefined,
-  workspaceRoots: async (key) =>
-    key === "s1/1" ? [{ label: "alice workspace", path: workspace }] : [],
+  workspaceRoots: async (key) => (key === "s1/1" ? [ROOT()] : []),
   onChange: () => () => undefined,
 };
 
@@ -90,15 +99,20 @@ test("another origin or an unknown host is refused", async () => {
 
 test("workspace endpoints: roots, a file, and an unknown root", async () => {
   const roots = await app().request("/api/runs/s1/1/roots", { headers: local });
-  expect(await roots.json()).toEqual([{ label: "alice workspace", path: workspace }]);
-  const file = await app().request("/api/runs/s1/1/files?root=0&path=a.txt", { headers: local });
+  expect(await roots.json()).toEqual([ROOT()]);
+  const files = (root: string, path: string) =>
+    app().request(
+      `/api/runs/s1/1/files?root=${encodeURIComponent(root)}&path=${encodeURIComponent(path)}`,
+      { headers: local },
+    );
+  const file = await files("alice/snapshots/agent1.1", "a.txt");
   expect(await file.json()).toMatchObject({ kind: "file", preview: "text", text: "hello" });
-  expect(
-    (await app().request("/api/runs/s1/1/files?root=1&path=a.txt", { headers: local })).status,
-  ).toBe(404);
-  expect(
-    (await app().request("/api/runs/s1/1/files?root=0&path=../x", { headers: local })).status,
-  ).toBe(403);
+  const unknown = await files("alice/snapshots/agent1.2", "a.txt");
+  expect(unknown.status).toBe(404);
+  expect(await unknown.json()).toEqual({
+    error: 'run s1/1 has no workspace snapshot "alice/snapshots/agent1.2"',
+  });
+  expect((await files("alice/snapshots/agent1.1", "../x")).status).toBe(403);
 });
 
 test("the built page: index, share viewer, assets, and the fallback", async () => {

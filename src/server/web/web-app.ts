@@ -95,9 +95,9 @@ export function createWebApp(options: WebAppOptions): WebApp {
   const rootOf = async (c: Context) => {
     const key = `${c.req.param("session")}/${c.req.param("turn")}`;
     const roots = await host.workspaceRoots(key);
-    const index = Number(c.req.query("root") ?? "0");
-    const root = Number.isInteger(index) ? roots[index] : undefined;
-    if (!root) throw new WebHostError(404, `run ${key} has no workspace ${c.req.query("root")}`);
+    const id = c.req.query("root") ?? "";
+    const root = roots.find((candidate) => candidate.id === id);
+    if (!root) throw new WebHostError(404, `run ${key} has no workspace snapshot "${id}"`);
     return root;
   };
   app.get("/api/runs/:session/:turn/roots", async (c) =>

@@ -47,11 +47,25 @@ export interface SessionSummary {
   title: string;
 }
 
-/** A directory the workspace browser may show (an agent's workspace, the final result). */
+/**
+ * A directory the workspace browser may show: a snapshot of an agent's workspace, or the final
+ * result (the presenter's last snapshot); see workspace-roots.ts.
+ */
 export interface WorkspaceRoot {
+  /** Names it in the API (`?root=`): stable while the run adds roots (`alice/snapshots/agent1.2`). */
+  id: string;
+  /** What the page shows: the snapshot's label (`agent1.2`) or `Final result`. */
   label: string;
   /** Absolute path. */
   path: string;
+  /** The agent whose workspace it is. */
+  agentId: string;
+  /** The snapshot's label: `agent<N>.<M>` (with answer `agent<N>.<M>`) or `agent<N>.final`. */
+  snapshot: string;
+  /** True for the run's result. */
+  final: boolean;
+  /** True for the agent's newest answer snapshot (and the final result). */
+  latest: boolean;
 }
 
 /** One directory entry of a workspace. `size` in bytes (0 for directories). */

@@ -91,14 +91,37 @@ describe("viewPath", () => {
 });
 
 describe("logWorkspaceRoots", () => {
-  test("each agent's workspace in team order, then the final result; none for no directory", async () => {
+  test("the final result, then each agent's snapshots newest first; none without snapshots", async () => {
     const attempt = join(base, "attempt");
-    await mkdir(join(attempt, "workspaces", "bob"), { recursive: true });
-    await mkdir(join(attempt, "final"), { recursive: true });
-    expect(await logWorkspaceRoots(attempt, ["bob", "alice"])).toEqual([
-      { label: "bob workspace", path: join(attempt, "workspaces", "bob") },
-      { label: "alice workspace", path: join(attempt, "workspaces", "alice") },
-      { label: "Final result", path: join(attempt, "final") },
+    for (const path of [
+      "bob/snapshots/agent2.1",
+      "bob/snapshots/agent2.2",
+      "bob/snapshots/agent2.10",
+      "bob/snapshots/agent2.final",
+      "alice/snapshots/agent1.1",
+      "carol/snapshots-not",
+      "dave/snapshots/agent4.1",
+    ]) {
+      await mkdir(join(attempt, path), { recursive: true });
+    }
+    // A stray file among the snapshots is not a root.
+    await writeFile(join(attempt, "alice", "snapshots", "notes.txt"), "x");
+    const root = (agentId: string, snapshot: string, latest: boolean) => ({
+      id: `${agentId}/snapshots/${snapshot}`,
+      label: snapshot.endsWith(".final") ? "Final result" : snapshot,
+      path: join(attempt, agentId, "snapshots", snapshot),
+      agentId,
+      snapshot,
+      final: snapshot.endsWith(".final"),
+      latest,
+    });
+    // dave is not one of the run's agents: his folder is not looked at.
+    expect(await logWorkspaceRoots(attempt, ["bob", "alice", "carol"])).toEqual([
+      root("bob", "agent2.final", true),
+      root("bob", "agent2.10", true),
+      root("bob", "agent2.2", false),
+      root("bob", "agent2.1", false),
+      root("alice", "agent1.1", true),
     ]);
     expect(await logWorkspaceRoots(join(base, "nowhere"), ["alice"])).toEqual([]);
     expect(await logWorkspaceRoots(null, [])).toEqual([]);

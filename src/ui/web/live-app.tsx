@@ -183,7 +183,13 @@ export function LiveApp() {
               question={turn.question}
               tab={tab}
               onTab={setTab}
-              workspace={<WorkspaceBrowser runKey={turn.key} live={turn.status === "running"} />}
+              workspace={
+                <WorkspaceBrowser
+                  key={turn.key}
+                  runKey={turn.key}
+                  live={turn.status === "running"}
+                />
+              }
             />
           ) : (
             <div className="empty" data-testid="empty-session">

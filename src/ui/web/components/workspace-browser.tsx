@@ -19,12 +19,13 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 /**
- * The run's workspaces (each agent's and the final result): a file tree and a preview of text,
- * Markdown and images. Refreshes every 2 s while `live`, so files agents write show up.
+ * The run's workspace snapshots (the final result, then each agent's, newest first): a file tree
+ * and a preview of text, Markdown and images. Refreshes every 2 s while `live`, so snapshots taken
+ * as answers are accepted show up; the chosen snapshot stays chosen (roots are named by id).
  */
 export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boolean }) {
   const [roots, setRoots] = useState<WorkspaceRoot[] | null>(null);
-  const [rootIndex, setRootIndex] = useState(0);
+  const [chosenId, setChosenId] = useState<string | null>(null);
   const [listings, setListings] = useState<Record<string, FileEntry[]>>({});
   const [expanded, setExpanded] = useState<string[]>([""]);
   const [selected, setSelected] = useState<string | null>(null);
@@ -39,17 +40,27 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
   }, [live]);
 
   useEffect(() => {
-    getJson<WorkspaceRoot[]>(api(runKey, "roots")).then(setRoots, (caught: Error) =>
-      setError(caught.message),
+    getJson<WorkspaceRoot[]>(api(runKey, "roots")).then(
+      (found) => {
+        setRoots(found);
+        // The first snapshot shown stays chosen when newer ones arrive.
+        setChosenId((previous) => previous ?? found[0]?.id ?? null);
+      },
+      (caught: Error) => setError(caught.message),
     );
-  }, [runKey, tick]);
+    // `live` too: once more when the run ends, for the final result taken just before.
+  }, [runKey, tick, live]);
+
+  // The chosen snapshot (else the first, should the chosen one be gone).
+  const rootId = roots?.find((root) => root.id === chosenId)?.id ?? roots?.[0]?.id ?? null;
 
   const load = useCallback(
     async (path: string) => {
-      const view = await getJson<FileView>(api(runKey, "files", { root: rootIndex, path }));
+      if (rootId === null) return;
+      const view = await getJson<FileView>(api(runKey, "files", { root: rootId, path }));
       if (view.kind === "dir") setListings((previous) => ({ ...previous, [path]: view.entries }));
     },
-    [runKey, rootIndex],
+    [runKey, rootId],
   );
 
   useEffect(() => {
@@ -58,23 +69,25 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
   }, [roots, expanded, load]);
 
   useEffect(() => {
-    if (selected === null) return setPreview(null);
-    getJson<FileView>(api(runKey, "files", { root: rootIndex, path: selected })).then(
+    if (selected === null || rootId === null) return setPreview(null);
+    getJson<FileView>(api(runKey, "files", { root: rootId, path: selected })).then(
       setPreview,
       (caught: Error) => setError(caught.message),
     );
-  }, [runKey, rootIndex, selected, tick]);
+  }, [runKey, rootId, selected, tick]);
 
   if (roots === null) return <p className="muted">Loading workspaces…</p>;
-  if (roots.length === 0) {
+  if (roots.length === 0 || rootId === null) {
     return (
       <p className="muted" data-testid="workspace-empty">
-        This run has no workspaces: its agents wrote no files.
+        No workspace snapshots{live ? " yet" : ""}: an agent with a workspace (
+        <code>backend.cwd</code>) has its workspace copied here each time its answer is accepted,
+        and the presenter's once more as the final result.
       </p>
     );
   }
-  const chooseRoot = (index: number) => {
-    setRootIndex(index);
+  const chooseRoot = (id: string) => {
+    setChosenId(id);
     setListings({});
     setExpanded([""]);
     setSelected(null);
@@ -107,16 +120,23 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
   return (
     <div className="workspace" data-testid="workspace">
       <div className="root-tabs">
-        {roots.map((root, index) => (
-          <button
-            key={root.path}
-            className={index === rootIndex ? "active" : ""}
-            onClick={() => chooseRoot(index)}
-            title={root.path}
-            data-testid="workspace-root"
-          >
-            {root.label}
-          </button>
+        {groupRoots(roots).map(({ heading, roots: group }) => (
+          <div className="root-group" key={heading} data-testid="workspace-group">
+            <span className="root-heading">{heading}</span>
+            {group.map((root) => (
+              <button
+                key={root.id}
+                className={root.id === rootId ? "active" : ""}
+                onClick={() => chooseRoot(root.id)}
+                title={`${root.final ? `${root.agentId}'s workspace after the final answer` : `${root.agentId}'s workspace with answer ${root.snapshot}`}: ${root.path}`}
+                data-testid="workspace-root"
+                data-root={root.id}
+              >
+                {root.label}
+                {root.latest && !root.final && group.length > 1 ? " (latest)" : ""}
+              </button>
+            ))}
+          </div>
         ))}
       </div>
       {error && <p className="error-line">{error}</p>}
@@ -137,7 +157,7 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
               {preview.preview === "image" && (
                 <img
                   alt={preview.path}
-                  src={api(runKey, "image", { root: rootIndex, path: preview.path })}
+                  src={api(runKey, "image", { root: rootId, path: preview.path })}
                 />
               )}
               {preview.preview === "binary" && <p className="muted">A binary file: no preview.</p>}
@@ -148,4 +168,16 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
       </div>
     </div>
   );
+}
+
+/** The final result on its own, then one group per agent (roots come in that order). */
+function groupRoots(roots: WorkspaceRoot[]): { heading: string; roots: WorkspaceRoot[] }[] {
+  const groups: { heading: string; roots: WorkspaceRoot[] }[] = [];
+  for (const root of roots) {
+    const heading = root.final ? `Result (by ${root.agentId})` : root.agentId;
+    const group = groups.find((candidate) => candidate.heading === heading);
+    if (group) group.roots.push(root);
+    else groups.push({ heading, roots: [root] });
+  }
+  return groups;
 }
