@@ -1,6 +1,7 @@
 /**
  * The page's pure modules, in Node: the run store (one reducer; repeats dropped, gaps reported)
- * and the Markdown renderer's sanitizing (model output is untrusted).
+ * the Markdown renderer's sanitizing (model output is untrusted), and the share page's reading
+ * of a gist's coord_manifest.json (anyone's JSON).
  */
 import { describe, expect, test } from "vitest";
 import type { CoordEvent } from "../src/events/events.js";
@@ -8,6 +9,11 @@ import { parseEventLog } from "../src/events/jsonl.js";
 import { replay } from "../src/session/reducer.js";
 import { renderMarkdown } from "../src/ui/web/markdown.js";
 import { createRunStore } from "../src/ui/web/run-store.js";
+import {
+  MANIFEST_FILE,
+  parseShareManifest,
+  ShareFormatError,
+} from "../src/ui/web/share-manifest.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "./support/cli.js";
@@ -75,5 +81,79 @@ describe("renderMarkdown", () => {
     expect(html).not.toContain("<img");
     expect(html).toContain('<a href="https://tracker.example/pixel.png"');
     expect(renderMarkdown("![x](javascript:alert(1))")).not.toContain("href");
+  });
+});
+
+describe("share manifest", () => {
+  const gist = JSON.parse(
+    readFileSync(join(REPO_ROOT, "test", "fixtures", "share", "gist.json"), "utf8"),
+  ) as { files: Record<string, { content: string }> };
+  const text = gist.files[MANIFEST_FILE]!.content;
+
+  test("reads what coord export wrote: turns, attempts, run files, workspace files, skipped", () => {
+    const manifest = parseShareManifest(text);
+    expect(manifest.log_name).toBe("log_20261121_095547_multi_turn");
+    expect(
+      manifest.turns.map((turn) => [
+        turn.turn,
+        turn.attempts.map((attempt) => [attempt.attempt, attempt.status, attempt.winner]),
+      ]),
+    ).toEqual([
+      [1, [[1, "completed", "ana"]]],
+      [
+        2,
+        [
+          [1, "timeout", null],
+          [2, "completed", "ben"],
+        ],
+      ],
+    ]);
+    expect(manifest.turns[1]!.attempts[0]!.files).toEqual({
+      events: "turn_2__attempt_1__events.jsonl",
+      status: "turn_2__attempt_1__status.json",
+      metrics: "turn_2__attempt_1__metrics.json",
+      final_answer: null,
+      execution_metadata: "turn_2__attempt_1__execution_metadata.yaml",
+    });
+    expect(
+      manifest.files.filter((file) => file.kind === "workspace").map((file) => file.path),
+    ).toEqual([
+      "turn_1/attempt_1/ana/snapshots/agent1.1/schema.md",
+      "turn_1/attempt_1/ana/snapshots/agent1.final/schema.md",
+    ]);
+    expect(manifest.skipped).toEqual([
+      {
+        path: "turn_1/attempt_1/ana/snapshots/agent1.final/diagram.png",
+        bytes: 11,
+        reason: "binary",
+      },
+    ]);
+  });
+
+  test("refuses what it cannot read, saying what is wrong", () => {
+    const data = JSON.parse(text) as Record<string, unknown>;
+    const refusal = (value: unknown) => {
+      try {
+        parseShareManifest(typeof value === "string" ? value : JSON.stringify(value));
+      } catch (error) {
+        expect(error).toBeInstanceOf(ShareFormatError);
+        return (error as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(refusal("{")).toBe("coord_manifest.json is not valid JSON");
+    expect(refusal({ ...data, format: "other" })).toBe(
+      "coord_manifest.json does not describe a coord share",
+    );
+    expect(refusal({ ...data, version: 2 })).toBe(
+      "coord_manifest.json has version 2; this page reads version 1: open the share with a newer coord's page",
+    );
+    const turns = data.turns as Array<Record<string, unknown>>;
+    expect(
+      refusal({ ...data, turns: [{ ...turns[0], attempts: [{ attempt: 1, files: {} }] }] }),
+    ).toBe("coord_manifest.json: turns[0].attempts[0].status is missing or malformed");
+    expect(refusal({ ...data, turns: "all" })).toBe(
+      "coord_manifest.json: turns is missing or malformed",
+    );
   });
 });

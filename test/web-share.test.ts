@@ -120,14 +120,24 @@ test("renders a shared session: turns, votes, answers, timeline, tool usage and 
   expect(await page.getByTestId("usage").textContent()).toContain("Total");
   await page.getByTestId("run-files").locator("summary").first().click();
   expect(await page.getByTestId("run-files").textContent()).toContain("execution_metadata.yaml");
-  expect(await page.getByTestId("run-files").textContent()).toContain("diagram.png (binary)");
+  expect(await page.getByTestId("skipped").textContent()).toBe(
+    "Not shared: ana/snapshots/agent1.final/diagram.png (binary)",
+  );
+  // The workspace snapshots shared with the turn, Markdown rendered.
+  const workspace = page.getByTestId("shared-workspace");
+  await workspace.locator("summary").first().click();
+  expect(await workspace.locator("summary").first().textContent()).toBe("Workspace files (2)");
+  const schema = workspace.locator("[data-path='ana/snapshots/agent1.final/schema.md']");
+  await schema.locator("summary").click();
+  expect(await schema.locator("h1").textContent()).toBe("Schema plan");
   await screenshot(page, "share-turn-1");
 
-  // Turn 2, attempt 1: the orchestrator timeout, no answer.
+  // Turn 2, attempt 1: the orchestrator timeout, no answer, no workspace shared.
   await page.getByTestId("turn-item").nth(1).click();
   await expect
     .poll(() => page.getByTestId("run-status").textContent(), { timeout: 30_000 })
     .toBe("timeout");
+  expect(await page.getByTestId("shared-workspace").count()).toBe(0);
   expect(refused).toEqual([]);
 });
 
@@ -158,5 +168,5 @@ test("a missing gist, a gist that is not a coord session and no id say so", asyn
   await open(other.page, `?gist=${ID}`);
   await expect
     .poll(() => other.page.getByTestId("share-error").textContent(), { timeout: 30_000 })
-    .toContain("is not a coord session (it has no coord_share.json)");
+    .toContain("is not a coord share (it has no coord_manifest.json)");
 });

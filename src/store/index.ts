@@ -15,13 +15,3 @@ export {
 export { readRunLog, type RunLog } from "./log-reader.js";
 export { LOG_FILES, type LogWriter } from "./log-writer.js";
 export { redactSecrets } from "./redact-secrets.js";
-export {
-  parseShareManifest,
-  SHARE_FORMAT,
-  SHARE_FORMAT_VERSION,
-  SHARE_MANIFEST_FILE,
-  type ShareAttempt,
-  ShareFormatError,
-  shareFileName,
-  type ShareManifest,
-} from "./share-format.js";

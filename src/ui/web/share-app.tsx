@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
+import { MarkdownView } from "./components/markdown-view.js";
 import { type RunTab, RunView } from "./components/run-view.js";
 import { useShortcuts } from "./use-shortcuts.js";
 import { createRunStore } from "./run-store.js";
@@ -107,29 +108,46 @@ export function ShareApp() {
               />
               <details className="card files" data-testid="run-files">
                 <summary>Run files</summary>
-                {Object.entries(attempt.files)
-                  .filter(([path]) => path !== "events.jsonl")
-                  .map(([path, content]) => (
-                    <details key={path}>
-                      <summary>
-                        <code>{path}</code>
-                      </summary>
-                      <pre>{content}</pre>
-                    </details>
-                  ))}
-                {session && session.manifest.skipped.length > 0 && (
-                  <p className="muted small">
+                {Object.entries(attempt.files).map(([path, content]) => (
+                  <FileBlock key={path} path={path} content={content} />
+                ))}
+                {attempt.skipped.length > 0 && (
+                  <p className="muted small" data-testid="skipped">
                     Not shared:{" "}
-                    {session.manifest.skipped
-                      .map((item) => `${item.path} (${item.reason})`)
-                      .join(", ")}
+                    {attempt.skipped.map((item) => `${item.path} (${item.reason})`).join(", ")}
                   </p>
                 )}
               </details>
+              {Object.keys(attempt.workspace).length > 0 && (
+                <details className="card files" data-testid="shared-workspace">
+                  <summary>Workspace files ({Object.keys(attempt.workspace).length})</summary>
+                  {Object.entries(attempt.workspace).map(([path, content]) => (
+                    <FileBlock key={path} path={path} content={content} />
+                  ))}
+                </details>
+              )}
+              {session?.analysis && (
+                <details className="card files" data-testid="analysis">
+                  <summary>Analysis report</summary>
+                  <MarkdownView text={session.analysis} />
+                </details>
+              )}
             </>
           )}
         </main>
       </div>
     </div>
+  );
+}
+
+/** One shared file, folded: Markdown rendered, anything else as text. */
+function FileBlock({ path, content }: { path: string; content: string }) {
+  return (
+    <details data-path={path}>
+      <summary>
+        <code>{path}</code>
+      </summary>
+      {/\.(md|markdown)$/i.test(path) ? <MarkdownView text={content} /> : <pre>{content}</pre>}
+    </details>
   );
 }

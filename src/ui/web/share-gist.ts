@@ -1,18 +1,21 @@
 /**
  * Loads a shared session from its gist for the share viewer (docs/web.md "Share viewer"):
  * GitHub's public gist API (`GET https://api.github.com/gists/<id>`, no login for a secret gist
- * whose id is known), the manifest (src/store/share-format.ts), and each attempt's events
+ * whose id is known), the manifest (`coord_manifest.json`, share-manifest.ts), and each attempt's events
  * through the same reader as `coord logs` (schema v1 logs are upgraded). Files GitHub cut in the
  * API response (`truncated: true`, over about 1 MB) are fetched from their `raw_url`.
  */
 import { parseEventLog } from "../../events/jsonl.js";
 import type { CoordEvent } from "../../events/events.js";
 import {
+  MANIFEST_FILE,
   parseShareManifest,
-  SHARE_MANIFEST_FILE,
+  RUN_FILE_KEYS,
+  RUN_FILE_NAMES,
   ShareFormatError,
+  type ManifestSkipped,
   type ShareManifest,
-} from "../../store/share-format.js";
+} from "./share-manifest.js";
 
 /** The gist API's base. */
 export const GIST_API = "https://api.github.com/gists/";
@@ -31,9 +34,15 @@ export interface SharedAttempt {
   turn: number;
   attempt: number;
   question: string;
+  /** `run-end.reason`, `incomplete` or `unreadable` (from the manifest). */
+  status: string;
   events: CoordEvent[];
-  /** Text of the attempt's other files, by path in the attempt directory. */
+  /** Text of the attempt's run files other than events.jsonl, by name (`status.json`, …). */
   files: Record<string, string>;
+  /** Shared workspace files, by path in the attempt directory (`ana/snapshots/agent1.1/x.md`). */
+  workspace: Record<string, string>;
+  /** The attempt's files that were not shared, paths relative to the attempt directory. */
+  skipped: ManifestSkipped[];
 }
 
 /** A loaded shared session. */
@@ -44,6 +53,8 @@ export interface SharedSession {
   createdAt: string | null;
   manifest: ShareManifest;
   attempts: SharedAttempt[];
+  /** `ANALYSIS_REPORT.md` of the log directory, when shared. */
+  analysis: string | null;
 }
 
 /**
@@ -81,33 +92,50 @@ export async function loadSharedSession(
     }
     return file.content;
   };
-  const manifestText = await text(SHARE_MANIFEST_FILE);
+  const manifestText = await text(MANIFEST_FILE);
   if (manifestText === undefined) {
-    throw new ShareFormatError(
-      `gist ${id} is not a coord session (it has no ${SHARE_MANIFEST_FILE})`,
-    );
+    throw new ShareFormatError(`gist ${id} is not a coord share (it has no ${MANIFEST_FILE})`);
   }
   const manifest = parseShareManifest(manifestText);
   const attempts: SharedAttempt[] = [];
-  for (const attempt of manifest.attempts) {
-    const texts: Record<string, string> = {};
-    for (const [path, name] of Object.entries(attempt.files)) {
-      const content = await text(name);
-      if (content !== undefined) texts[path] = content;
+  for (const turn of manifest.turns) {
+    for (const attempt of turn.attempts) {
+      const where = `turn_${turn.turn}/attempt_${attempt.attempt}/`;
+      const texts: Record<string, string> = {};
+      for (const key of RUN_FILE_KEYS) {
+        const name = attempt.files[key];
+        const content = name === null ? undefined : await text(name);
+        if (content !== undefined) texts[RUN_FILE_NAMES[key]] = content;
+      }
+      const workspace: Record<string, string> = {};
+      for (const file of manifest.files) {
+        if (file.kind !== "workspace" || !file.path.startsWith(where)) continue;
+        const content = await text(file.name);
+        if (content !== undefined) workspace[file.path.slice(where.length)] = content;
+      }
+      const eventsText = texts["events.jsonl"] ?? "";
+      const others = Object.fromEntries(
+        Object.entries(texts).filter(([name]) => name !== "events.jsonl"),
+      );
+      attempts.push({
+        key: `turn_${turn.turn}/attempt_${attempt.attempt}`,
+        turn: turn.turn,
+        attempt: attempt.attempt,
+        question: turn.question,
+        status: attempt.status,
+        events: parseEventLog(
+          eventsText,
+          `turn ${turn.turn} attempt ${attempt.attempt} events.jsonl`,
+        ).events,
+        files: others,
+        workspace,
+        skipped: manifest.skipped
+          .filter((item) => item.path.startsWith(where))
+          .map((item) => ({ ...item, path: item.path.slice(where.length) })),
+      });
     }
-    const eventsText = texts["events.jsonl"] ?? "";
-    attempts.push({
-      key: `turn_${attempt.turn}/attempt_${attempt.attempt}`,
-      turn: attempt.turn,
-      attempt: attempt.attempt,
-      question: attempt.question,
-      events: parseEventLog(
-        eventsText,
-        `turn ${attempt.turn} attempt ${attempt.attempt} events.jsonl`,
-      ).events,
-      files: texts,
-    });
   }
+  const analysis = manifest.files.find((file) => file.kind === "analysis");
   return {
     id,
     url: gist.html_url ?? null,
@@ -115,5 +143,6 @@ export async function loadSharedSession(
     createdAt: gist.created_at ?? null,
     manifest,
     attempts,
+    analysis: analysis ? ((await text(analysis.name)) ?? null) : null,
   };
 }
