@@ -18,6 +18,7 @@ const FOLDERS = [
   "runner",
   "ui/plain",
   "ui/terminal",
+  "ui/web",
   "server",
   "tracing",
   "setup",
@@ -62,6 +63,20 @@ const BANNED = {
   runner: ["logs", "ui", "server", "tracing", "commands"],
   "ui/plain": ["backends", "engine", "runner", "server", "tracing", "commands", "ui/terminal"],
   "ui/terminal": ["backends", "engine", "runner", "server", "tracing", "commands"],
+  // The browser page: it bundles the reducer, the event types and the trace lines, and the
+  // server's wire types (type-only); nothing that needs Node.
+  "ui/web": [
+    "config",
+    "backends",
+    "tools",
+    "engine",
+    "logs",
+    "runner",
+    "tracing",
+    "setup",
+    "commands",
+    "ui/terminal",
+  ],
   server: ["ui/terminal", "commands", "setup"],
   // Tracing is one more subscriber of the live run: it reads events and state, never the engine.
   tracing: ["backends", "tools", "engine", "logs", "runner", "ui", "server", "setup", "commands"],
@@ -147,7 +162,9 @@ export default tseslint.config(
   ...FOLDERS.map((folder) => ({
     files: [`src/${folder}/**`],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
-    rules: { "no-restricted-imports": importRules(folder) },
+    // The page cannot go through index.ts files that re-export Node modules (the bundle would
+    // pull in node:fs): it names the pure modules it uses.
+    rules: { "no-restricted-imports": importRules(folder, { throughIndex: folder !== "ui/web" }) },
   })),
   {
     // Root modules (clock.ts, errors.ts) go through the folders' index.ts like everyone; cli.ts,

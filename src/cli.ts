@@ -10,7 +10,7 @@ import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
 import { refuseCommandLikeQuestion } from "./commands/command-guess.js";
-import { positiveInteger } from "./commands/integer-options.js";
+import { integerAtLeast, positiveInteger } from "./commands/integer-options.js";
 import { stoppingMessage, watchRunInterrupts } from "./commands/run-interrupts.js";
 import {
   addExportCommand,
@@ -40,7 +40,6 @@ const NOT_YET: Array<{ key: string; flag: string }> = [
   { key: "plan", flag: "--plan" },
   { key: "planAndExecute", flag: "--plan-and-execute" },
   { key: "executePlan", flag: "--execute-plan" },
-  { key: "web", flag: "--web" },
 ];
 
 /** Builds the program; `run` executes it on the given argv. */
@@ -121,10 +120,22 @@ function buildProgram(version: string): Command {
     )
     .option("--plan-and-execute", "create a plan and execute it (not available yet)")
     .option("--execute-plan <plan>", "execute a plan: directory, id or latest (not available yet)")
-    .option("--web", "browser UI instead of the terminal UI (not available yet)")
-    .option("--web-host <host>", "browser UI host", "127.0.0.1")
-    .option("--web-port <port>", "browser UI port", positiveInteger("--web-port"), 8000)
-    .option("--no-browser", "with --web and a question, do not open a browser")
+    .option(
+      "--web",
+      "browser UI instead of the terminal UI: live agents, votes, workspaces, sessions (docs/web.md)",
+    )
+    .option(
+      "--web-host <host>",
+      "browser UI host (0.0.0.0: reachable from the network, with your keys)",
+      "127.0.0.1",
+    )
+    .option(
+      "--web-port <port>",
+      "browser UI port (0: a free one)",
+      integerAtLeast("--web-port", 0),
+      8000,
+    )
+    .option("--no-browser", "with --web, do not open a browser")
     .option(
       "--session-id <id>",
       "continue a memory session: its earlier turns are the history (also session_id: in the config)",
@@ -163,106 +174,132 @@ add punctuation to ask it (coord "export?").
 Exit codes: 0 success, 1 configuration or usage error, 2 every agent failed, 3 timeout, 4 interrupted.
 API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
     )
-    .action(async (question: string | undefined, options: Record<string, unknown>) => {
-      for (const { key, flag } of NOT_YET) {
-        if (options[key] !== undefined && options[key] !== false) {
-          throw new ConfigError(`${flag} is not available yet in this version of coord`);
+    .action(
+      async (question: string | undefined, options: Record<string, unknown>, command: Command) => {
+        for (const { key, flag } of NOT_YET) {
+          if (options[key] !== undefined && options[key] !== false) {
+            throw new ConfigError(`${flag} is not available yet in this version of coord`);
+          }
         }
-      }
-      // A mistyped sub-command (`coord exprt`) must never be sent to the team as a question.
-      if (question !== undefined) refuseCommandLikeQuestion(question, commandNames(program));
-      const home = process.env.HOME ?? homedir();
-      if (options.json && !options.listSessions)
-        throw new ConfigError("--json goes with --list-sessions: coord --list-sessions --json");
-      if (options.listSessions) {
-        const { listSessions } = await import("./commands/list-sessions.js");
-        process.exitCode = await listSessions({
+        // A mistyped sub-command (`coord exprt`) must never be sent to the team as a question.
+        if (question !== undefined) refuseCommandLikeQuestion(question, commandNames(program));
+        const home = process.env.HOME ?? homedir();
+        if (options.json && !options.listSessions)
+          throw new ConfigError("--json goes with --list-sessions: coord --list-sessions --json");
+        if (options.listSessions) {
+          const { listSessions } = await import("./commands/list-sessions.js");
+          process.exitCode = await listSessions({
+            home,
+            json: options.json === true,
+            out: process.stdout,
+          });
+          return;
+        }
+        // The flags a single question and a chat share.
+        const flags = {
+          config: options.config as string | undefined,
+          backend: options.backend as string | undefined,
+          model: options.model as string | undefined,
+          systemMessage: options.systemMessage as string | undefined,
+          singleAgent: options.singleAgent as string | boolean | undefined,
+          quick: options.quick as boolean | undefined,
+          coordinationMode: options.coordinationMode as string | undefined,
+          personas: options.personas as string | undefined,
+          display: options.display !== false,
+          logs: options.logs !== false,
+          debug: options.debug === true,
+          sessionId: options.sessionId as string | undefined,
+          cwdContext: parseCwdContext(options.cwdContext as string | undefined),
+          tracing: options.tracing === true,
+        };
+        const io = {
+          stdout: process.stdout,
+          stderr: process.stderr,
+          env: process.env,
+          cwd: process.cwd(),
           home,
-          json: options.json === true,
-          out: process.stdout,
+          argv: process.argv.slice(2),
+          version,
+        };
+        for (const [key, flag] of [
+          ["webHost", "--web-host"],
+          ["webPort", "--web-port"],
+          ["browser", "--no-browser"],
+        ] as const) {
+          if (!options.web && command.getOptionValueSource(key) === "cli")
+            throw new ConfigError(`${flag} goes with --web: coord --web ${flag} …`);
+        }
+        if (options.web && options.automation)
+          throw new ConfigError("--web and --automation cannot be combined: pick one display");
+        const text = question ?? (await readQuestionFromStdin());
+        const asks =
+          options.setup === true ||
+          options.select === true ||
+          (flags.config === undefined && flags.backend === undefined && flags.model === undefined);
+        if (asks) {
+          const { askForConfig } = await import("./commands/first-run.js");
+          const chosen = await askForConfig(
+            {
+              setup: options.setup === true,
+              select: options.select === true,
+              automation: options.automation === true,
+              config: flags.config,
+              backend: flags.backend,
+              model: flags.model,
+              question: text !== undefined && text.trim() !== "",
+            },
+            { ...io, stdin: process.stdin },
+          );
+          if (chosen !== undefined) flags.config = chosen;
+        }
+        if (options.web) {
+          const { runWeb } = await import("./commands/web.js");
+          process.exitCode = await runWeb(
+            text?.trim() === "" ? undefined : text,
+            {
+              ...flags,
+              webHost: options.webHost as string,
+              webPort: options.webPort as number,
+              browser: options.browser !== false,
+            },
+            io,
+          );
+          return;
+        }
+        if (text === undefined || text.trim() === "") {
+          if (options.automation)
+            throw new ConfigError('--automation needs a question: coord --automation "question"');
+          const { runChat } = await import("./commands/chat.js");
+          process.exitCode = await runChat(flags, { ...io, stdin: process.stdin });
+          return;
+        }
+        const { runQuestion } = await import("./commands/run.js");
+        const interrupts = watchRunInterrupts({
+          source: process,
+          onStopping: (signal) => {
+            // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
+            if (!(process.stdout.isTTY && options.display !== false && !options.automation))
+              process.stderr.write(`\n${stoppingMessage(signal)}\n`);
+          },
+          quit: () => process.exit(ExitCode.interrupted),
         });
-        return;
-      }
-      // The flags a single question and a chat share.
-      const flags = {
-        config: options.config as string | undefined,
-        backend: options.backend as string | undefined,
-        model: options.model as string | undefined,
-        systemMessage: options.systemMessage as string | undefined,
-        singleAgent: options.singleAgent as string | boolean | undefined,
-        quick: options.quick as boolean | undefined,
-        coordinationMode: options.coordinationMode as string | undefined,
-        personas: options.personas as string | undefined,
-        display: options.display !== false,
-        logs: options.logs !== false,
-        debug: options.debug === true,
-        sessionId: options.sessionId as string | undefined,
-        cwdContext: parseCwdContext(options.cwdContext as string | undefined),
-        tracing: options.tracing === true,
-      };
-      const io = {
-        stdout: process.stdout,
-        stderr: process.stderr,
-        env: process.env,
-        cwd: process.cwd(),
-        home,
-        argv: process.argv.slice(2),
-        version,
-      };
-      const text = question ?? (await readQuestionFromStdin());
-      const asks =
-        options.setup === true ||
-        options.select === true ||
-        (flags.config === undefined && flags.backend === undefined && flags.model === undefined);
-      if (asks) {
-        const { askForConfig } = await import("./commands/first-run.js");
-        const chosen = await askForConfig(
-          {
-            setup: options.setup === true,
-            select: options.select === true,
-            automation: options.automation === true,
-            config: flags.config,
-            backend: flags.backend,
-            model: flags.model,
-            question: text !== undefined && text.trim() !== "",
-          },
-          { ...io, stdin: process.stdin },
-        );
-        if (chosen !== undefined) flags.config = chosen;
-      }
-      if (text === undefined || text.trim() === "") {
-        if (options.automation)
-          throw new ConfigError('--automation needs a question: coord --automation "question"');
-        const { runChat } = await import("./commands/chat.js");
-        process.exitCode = await runChat(flags, { ...io, stdin: process.stdin });
-        return;
-      }
-      const { runQuestion } = await import("./commands/run.js");
-      const interrupts = watchRunInterrupts({
-        source: process,
-        onStopping: (signal) => {
-          // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
-          if (!(process.stdout.isTTY && options.display !== false && !options.automation))
-            process.stderr.write(`\n${stoppingMessage(signal)}\n`);
-        },
-        quit: () => process.exit(ExitCode.interrupted),
-      });
-      onOutputClosed = () => interrupts.outputClosed();
-      try {
-        process.exitCode = await runQuestion(
-          text,
-          {
-            ...flags,
-            outputFile: options.outputFile as string | undefined,
-            automation: options.automation === true,
-          },
-          { ...io, signal: interrupts.signal },
-        );
-      } finally {
-        interrupts.dispose();
-        onOutputClosed = undefined;
-      }
-    });
+        onOutputClosed = () => interrupts.outputClosed();
+        try {
+          process.exitCode = await runQuestion(
+            text,
+            {
+              ...flags,
+              outputFile: options.outputFile as string | undefined,
+              automation: options.automation === true,
+            },
+            { ...io, signal: interrupts.signal },
+          );
+        } finally {
+          interrupts.dispose();
+          onOutputClosed = undefined;
+        }
+      },
+    );
   addServeCommand(program, version);
   addLogsCommand(program, version);
   addViewerCommand(program, version);

@@ -183,13 +183,14 @@ describe("coord logs analyze --mode self", () => {
     expect(existsSync(join(sandbox.cwd, "agent_outputs", THREE, "analysis_logs"))).toBe(false);
   });
 
-  test("--ui webui says it needs the web UI", async () => {
+  test("the web flags go with --ui webui", async () => {
     const sandbox = await sandboxWithRuns(THREE);
-    const result = await runCli(["logs", "analyze", "--mode", "self", "--ui", "webui"], sandbox);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(
-      "coord: --ui webui needs the web UI (coord --web), which is not available yet in this version of coord; use --ui rich_terminal or --ui automation\n",
+    const result = await runCli(
+      ["logs", "analyze", "--mode", "self", "--web-port", "9000"],
+      sandbox,
     );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("coord: --web-port goes with --mode self --ui webui\n");
   });
 
   test("--config without --mode self is a usage error", async () => {

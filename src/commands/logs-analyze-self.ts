@@ -7,10 +7,11 @@
  * recent run" of `coord logs`), unless its config turns logging off.
  *
  * `--ui automation`: plain trace lines on stderr; `rich_terminal` (default): the live status
- * block when stderr is a terminal, else trace lines; `webui`: refused until the web UI exists.
+ * block when stderr is a terminal, else trace lines; `webui`: the browser UI of `coord --web`
+ * (docs/web.md) shows the analysis run, and stays up after it until Ctrl+C.
  */
-import { join, relative } from "node:path";
-import { ConfigError, EXIT_CODE_FOR_RUN_END, ExitCode } from "../errors.js";
+import { basename, join, relative } from "node:path";
+import { EXIT_CODE_FOR_RUN_END, ExitCode } from "../errors.js";
 import type { CoordEvent, RunEndReason } from "../events/index.js";
 import {
   ANALYSIS_LOGS_DIR,
@@ -23,7 +24,13 @@ import {
   selectRun,
   summarizeRun,
 } from "../logs/index.js";
-import { type PreparedRun, prepareRun, runLogOptions, runTeam } from "../runner/index.js";
+import {
+  type PreparedRun,
+  prepareRun,
+  type RunHandle,
+  runLogOptions,
+  startRun,
+} from "../runner/index.js";
 import type { RunState } from "../session/index.js";
 import { readRunLog, writeFileAtomic } from "../store/index.js";
 import type { Tracing } from "../tracing/index.js";
@@ -36,6 +43,7 @@ import {
 } from "../ui/plain/index.js";
 import { openCommandTracing } from "./command-tracing.js";
 import type { LogsIO } from "./io.js";
+import type { ServedWebUi, WebServerFlags } from "./web.js";
 
 /** The analysis team used without `--config`. */
 export const DEFAULT_ANALYSIS_CONFIG = "@examples/log_analysis";
@@ -47,6 +55,8 @@ export interface AnalyzeSelfOptions {
   /** `--config`; default {@link DEFAULT_ANALYSIS_CONFIG}. */
   config?: string | undefined;
   json: boolean;
+  /** `--ui webui`: where to serve the page and whether to open a browser. */
+  web?: WebServerFlags;
 }
 
 /** `coord logs analyze --mode self --json`. Paths absolute. */
@@ -72,15 +82,10 @@ export interface LogsAnalyzeSelfJson {
  * Runs the analysis team and writes the report.
  * @returns the exit code: 0 with a report; 2, 3 or 4 when the analysis run failed, timed out
  *   or was interrupted (no report is written then).
- * @throws ConfigError for `--ui webui`, a missing or unreadable log, or a bad analysis config or
- *   missing API key (before any agent starts).
+ * @throws ConfigError for a missing or unreadable log, or a bad analysis config or missing API
+ *   key (before any agent starts), or (`--ui webui`) a port in use.
  */
 export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Promise<number> {
-  if (options.ui === "webui") {
-    throw new ConfigError(
-      "--ui webui needs the web UI (coord --web), which is not available yet in this version of coord; use --ui rich_terminal or --ui automation",
-    );
-  }
   const where = await selectRun(options.selection);
   const log = await readRunLog(where.attemptDir);
   const question = analysisQuestion({
@@ -98,9 +103,8 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
     io.stderr.write(`coord: warning: ${message}\n`),
   );
   try {
-    const ui = options.ui;
     const context = { io, where, question, configArg, prepared, tracing };
-    return await analyzeTraced({ ...context, options: { ...options, ui } });
+    return await analyzeTraced({ ...context, options });
   } finally {
     // After the report and the end lines: sending the last spans never delays them.
     await tracing?.shutdown();
@@ -109,7 +113,7 @@ export async function analyzeSelf(options: AnalyzeSelfOptions, io: LogsIO): Prom
 
 /** {@link analyzeSelf} once the question is built and tracing is open (or off). */
 async function analyzeTraced(context: {
-  options: AnalyzeSelfOptions & { ui: "automation" | "rich_terminal" };
+  options: AnalyzeSelfOptions;
   io: LogsIO;
   where: Awaited<ReturnType<typeof selectRun>>;
   question: string;
@@ -124,14 +128,16 @@ async function analyzeTraced(context: {
 
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
-  if (io.signal === undefined) process.once("SIGINT", onSigint);
-  const display = createDisplay(options.ui, io);
+  const web = options.ui === "webui";
+  if (io.signal === undefined && !web) process.once("SIGINT", onSigint);
+  const display = web ? undefined : createDisplay(options.ui as "automation" | "rich_terminal", io);
   io.stderr.write(
     `[system] Analysing ${relative(io.cwd, where.attemptDir) || where.attemptDir} with ${configArg} (${agents.join(", ")})\n`,
   );
+  let served: ServedWebUi | undefined;
   let result;
   try {
-    result = await runTeam({
+    const handle = await startRun({
       ...prepared,
       question,
       cwd: io.cwd,
@@ -147,12 +153,14 @@ async function analyzeTraced(context: {
       signal: io.signal ?? interrupt.signal,
       subscribers: [
         ...(runTrace ? [runTrace.subscriber] : []),
-        (event, state) => display.event(event, state),
+        ...(display ? [(event: CoordEvent, state: RunState) => display.event(event, state)] : []),
       ],
     });
+    if (web) served = await serveAnalysis(handle, where, options.web, io, interrupt);
+    result = await handle.done;
   } finally {
     process.off("SIGINT", onSigint);
-    display.done();
+    display?.done();
   }
   const { state } = result;
   const status = state.endReason ?? "failed";
@@ -192,7 +200,43 @@ async function analyzeTraced(context: {
   if (runTrace && tracing) {
     io.stderr.write(`[system] Trace: ${runTrace.traceId} (${tracing.destination})\n`);
   }
+  if (served) {
+    if (!interrupt.signal.aborted) {
+      io.stderr.write(`[system] The page stays open at ${served.url}: Ctrl+C to stop\n`);
+      await served.stopped;
+    }
+    await served.close();
+  }
   return answered ? ExitCode.success : EXIT_CODE_FOR_RUN_END[status];
+}
+
+/** `--ui webui`: serves the analysis run in the browser UI; a signal stops the run first. */
+async function serveAnalysis(
+  handle: RunHandle,
+  where: Pick<Awaited<ReturnType<typeof selectRun>>, "logDir" | "attemptDir">,
+  flags: WebServerFlags | undefined,
+  io: LogsIO,
+  interrupt: AbortController,
+): Promise<ServedWebUi> {
+  const { serveWebUi } = await import("./web.js");
+  const { singleRunHost } = await import("./single-run-host.js");
+  const host = singleRunHost({
+    id: "analysis",
+    title: `Analysis of ${basename(where.logDir)}`,
+    question: `Analyse ${relative(io.cwd, where.attemptDir) || where.attemptDir}`,
+    handle,
+  });
+  const served = await serveWebUi(
+    host,
+    flags ?? { webHost: "127.0.0.1", webPort: 8000, browser: true },
+    io,
+  ).catch((error: unknown) => {
+    handle.stop("interrupted");
+    throw error;
+  });
+  void served.stopped.then(() => interrupt.abort());
+  served.openBrowser();
+  return served;
 }
 
 /** Characters of one progress line (the question quotes whole files: its line is cut). */

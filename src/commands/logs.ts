@@ -9,7 +9,7 @@
  * EventLogError, reported by cli.ts); for `analyze --mode self`, those of a run.
  */
 import { Command, Option } from "commander";
-import { positiveInteger } from "./integer-options.js";
+import { integerAtLeast, positiveInteger } from "./integer-options.js";
 import type { LogsIO } from "./io.js";
 import { defaultLogRoot } from "../runner/index.js";
 import { ConfigError, ExitCode } from "../errors.js";
@@ -36,6 +36,16 @@ interface SelectionFlags {
   turn?: number;
   attempt?: number;
   json?: boolean;
+}
+
+/** `logs analyze`'s flags. */
+interface AnalyzeFlags extends SelectionFlags {
+  mode: string;
+  ui: string;
+  config?: string;
+  webHost: string;
+  webPort: number;
+  browser: boolean;
 }
 
 /**
@@ -170,8 +180,24 @@ JSON shapes and where the numbers come from: docs/logs.md.`,
       .option(
         "--config <path>",
         "analysis team config for --mode self (default @examples/log_analysis)",
-      ),
-  ).action(async (flags: SelectionFlags & { mode: string; ui: string; config?: string }) => {
+      )
+      .option("--web-host <host>", "with --ui webui: the page's host", "127.0.0.1")
+      .option(
+        "--web-port <port>",
+        "with --ui webui: the page's port (0: a free one)",
+        integerAtLeast("--web-port", 0),
+        8000,
+      )
+      .option("--no-browser", "with --ui webui: do not open a browser"),
+  ).action(async (flags: AnalyzeFlags, command: Command) => {
+    for (const [key, flag] of [
+      ["webHost", "--web-host"],
+      ["webPort", "--web-port"],
+      ["browser", "--no-browser"],
+    ] as const) {
+      if (flags.ui !== "webui" && command.getOptionValueSource(key) === "cli")
+        throw new ConfigError(`${flag} goes with --mode self --ui webui`);
+    }
     if (flags.mode === "self") {
       const { analyzeSelf } = await import("./logs-analyze-self.js");
       setExitCode(
@@ -181,6 +207,7 @@ JSON shapes and where the numbers come from: docs/logs.md.`,
             ui: flags.ui as "automation" | "rich_terminal" | "webui",
             config: flags.config,
             json: flags.json === true,
+            web: { webHost: flags.webHost, webPort: flags.webPort, browser: flags.browser },
           },
           io,
         ),

@@ -49,7 +49,7 @@ export async function serveViewerWeb(options: ViewerWebOptions, io: ViewerIO): P
   const server = await startServer(web.app, {
     host: VIEWER_WEB_HOST,
     port: options.port,
-    attach: (http) => web.injectWebSocket(http),
+    onServer: (http) => web.injectWebSocket(http),
   });
   io.stdout.write(`Serving the viewer at ${server.url}/ (Ctrl+C to stop)\n`);
   await new Promise<void>((resolve) => {

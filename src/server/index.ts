@@ -12,3 +12,21 @@ export {
 } from "./terminal-web.js";
 export { startServer, type RunningServer, type StartServerOptions } from "./start-server.js";
 export { RunStopped } from "../engine/index.js";
+export {
+  createWebApp,
+  feedRun,
+  FINAL_SNAPSHOT_SUFFIX,
+  logWorkspaceRoots,
+  type RunEventListener,
+  type RunKey,
+  type RunSource,
+  SNAPSHOTS_DIR,
+  type SessionSummary,
+  type SessionView,
+  type TurnView,
+  type WebApp,
+  type WebAppOptions,
+  type WebHost,
+  WebHostError,
+  type WorkspaceRoot,
+} from "./web/index.js";

@@ -31,8 +31,10 @@ export interface StartServerOptions {
   host: string;
   /** 0 for a free port. */
   port: number;
-  /** Given the node HTTP server before it listens (e.g. to handle WebSocket upgrades). */
-  attach?: (server: Server) => void;
+  /** What the port-in-use message tells the user to change; default `--port or COORD_SERVER_PORT`. */
+  portHint?: string;
+  /** Given the Node server before it listens (to attach a WebSocket upgrade handler). */
+  onServer?: (server: Server) => void;
 }
 
 /** Longest wait for aborted runs to send their 503 after the grace period. */
@@ -51,12 +53,12 @@ export async function startServer(
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>
       resolve(started),
     ) as Server;
-    options.attach?.(started);
+    options.onServer?.(started);
     started.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`;
       const hint =
         error.code === "EADDRINUSE"
-          ? `: the port is in use; pick another with --port or COORD_SERVER_PORT`
+          ? `: the port is in use; pick another with ${options.portHint ?? "--port or COORD_SERVER_PORT"}`
           : error.code === "EACCES"
             ? ": permission denied; use a port above 1023"
             : "";

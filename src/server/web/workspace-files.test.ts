@@ -1,0 +1,129 @@
+/**
+ * The workspace browser's file access: previews by kind, and confinement to the root (realpath:
+ * `..`, absolute paths and symlinks out are refused, files outside are never read).
+ */
+import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { WebHostError } from "./web-host.js";
+import { readImage, TEXT_PREVIEW_BYTES, viewPath } from "./workspace-files.js";
+import { logWorkspaceRoots } from "./workspace-roots.js";
+
+let base: string;
+let root: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), "coord-ws-"));
+  root = join(base, "attempt", "workspaces", "alice");
+  await mkdir(join(root, "docs"), { recursive: true });
+  await writeFile(join(root, "docs", "plan.md"), "# Plan\n");
+  await writeFile(join(root, "notes.txt"), "notes");
+  await writeFile(join(root, "blob.bin"), Buffer.from([1, 2, 0, 3]));
+  await writeFile(join(root, "big.txt"), "x".repeat(TEXT_PREVIEW_BYTES + 1));
+  await writeFile(join(root, "pixel.png"), Buffer.from("89504e470d0a1a0a", "hex"));
+  await writeFile(join(base, "secret.txt"), "outside");
+  await symlink(join(base, "secret.txt"), join(root, "link-out.txt"));
+  await symlink(join(root, "notes.txt"), join(root, "link-in.txt"));
+});
+
+async function refusal(promise: Promise<unknown>): Promise<number> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(WebHostError);
+  return (error as WebHostError).status;
+}
+
+describe("viewPath", () => {
+  test("lists directories first, then files, by name", async () => {
+    const view = await viewPath(root, "");
+    expect(view.kind).toBe("dir");
+    if (view.kind !== "dir") return;
+    expect(view.entries.map((entry) => `${entry.kind}:${entry.name}`)).toEqual([
+      "dir:docs",
+      "file:big.txt",
+      "file:blob.bin",
+      "file:link-in.txt",
+      "file:link-out.txt",
+      "file:notes.txt",
+      "file:pixel.png",
+    ]);
+  });
+
+  test("previews Markdown, text, images, binaries and large files by kind", async () => {
+    expect(await viewPath(root, "docs/plan.md")).toEqual({
+      kind: "file",
+      path: "docs/plan.md",
+      size: 7,
+      preview: "markdown",
+      text: "# Plan\n",
+    });
+    expect(await viewPath(root, "notes.txt")).toMatchObject({ preview: "text", text: "notes" });
+    expect(await viewPath(root, "link-in.txt")).toMatchObject({ preview: "text", text: "notes" });
+    expect(await viewPath(root, "blob.bin")).toMatchObject({ preview: "binary" });
+    expect(await viewPath(root, "big.txt")).toMatchObject({ preview: "too-large" });
+    expect(await viewPath(root, "pixel.png")).toMatchObject({ preview: "image" });
+    expect((await viewPath(root, "big.txt")) as { text?: string }).not.toHaveProperty("text");
+    const image = await readImage(root, "pixel.png");
+    expect(image.type).toBe("image/png");
+    expect(await refusal(readImage(root, "notes.txt"))).toBe(400);
+  });
+
+  test("refuses .., absolute paths and symlinks pointing out (403); unknown files are 404", async () => {
+    for (const path of [
+      "..",
+      "../../secret.txt",
+      "docs/../../x",
+      "/etc/passwd",
+      join(base, "secret.txt"),
+    ]) {
+      const status = await refusal(viewPath(root, path));
+      expect([403, 404]).toContain(status);
+    }
+    expect(await refusal(viewPath(root, "../../../secret.txt"))).toBe(403);
+    expect(await refusal(viewPath(root, "link-out.txt"))).toBe(403);
+    expect(await refusal(readImage(root, "link-out.txt"))).toBe(403);
+    expect(await refusal(viewPath(root, "/etc/passwd"))).toBe(403);
+    expect(await refusal(viewPath(root, "missing.txt"))).toBe(404);
+  });
+});
+
+describe("logWorkspaceRoots", () => {
+  test("the final result, then each agent's snapshots newest first; none without snapshots", async () => {
+    const attempt = join(base, "attempt");
+    for (const path of [
+      "bob/snapshots/agent2.1",
+      "bob/snapshots/agent2.2",
+      "bob/snapshots/agent2.10",
+      "bob/snapshots/agent2.final",
+      "alice/snapshots/agent1.1",
+      "carol/snapshots-not",
+      "dave/snapshots/agent4.1",
+    ]) {
+      await mkdir(join(attempt, path), { recursive: true });
+    }
+    // A stray file among the snapshots is not a root.
+    await writeFile(join(attempt, "alice", "snapshots", "notes.txt"), "x");
+    const root = (agentId: string, snapshot: string, latest: boolean) => ({
+      id: `${agentId}/snapshots/${snapshot}`,
+      label: snapshot.endsWith(".final") ? "Final result" : snapshot,
+      path: join(attempt, agentId, "snapshots", snapshot),
+      agentId,
+      snapshot,
+      final: snapshot.endsWith(".final"),
+      latest,
+    });
+    // dave is not one of the run's agents: his folder is not looked at.
+    expect(await logWorkspaceRoots(attempt, ["bob", "alice", "carol"])).toEqual([
+      root("bob", "agent2.final", true),
+      root("bob", "agent2.10", true),
+      root("bob", "agent2.2", false),
+      root("bob", "agent2.1", false),
+      root("alice", "agent1.1", true),
+    ]);
+    expect(await logWorkspaceRoots(join(base, "nowhere"), ["alice"])).toEqual([]);
+    expect(await logWorkspaceRoots(null, [])).toEqual([]);
+  });
+});

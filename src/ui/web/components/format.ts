@@ -1,0 +1,97 @@
+/**
+ * Words and numbers of the page, from the reducer's state (STYLE.md rule 3): agent status,
+ * token counts, cost, durations.
+ */
+import type { Counters } from "../../../session/counters.js";
+import type { AgentState, RunState } from "../../../session/run-state.js";
+
+/** The agent's status in a few words; `runOver` turns work still open into `stopped`. */
+export function statusLabel(agent: AgentState, state: RunState): string {
+  const over = state.phase === "done";
+  if (over && ["waiting", "thinking", "tool", "presenting"].includes(agent.status))
+    return "stopped";
+  switch (agent.status) {
+    case "waiting":
+      return agent.round === 0 ? "waiting" : "waiting for the others";
+    case "thinking":
+      return agent.roundKind === "final" ? "writing the final answer" : "thinking";
+    case "tool":
+      return `using ${agent.activeTool ?? "a tool"}`;
+    case "answered":
+      return agent.currentAnswerLabel ? `answered ${agent.currentAnswerLabel}` : "answered";
+    case "voted":
+      return agent.vote ? `voted for ${agent.vote.targetAgentId}` : "voted";
+    case "stopped":
+      return agent.stop ? `stopped (${agent.stop.status})` : "stopped";
+    case "error":
+      return "error, retrying";
+    case "removed":
+      return "removed after errors";
+    case "presenting":
+      return "writing the final answer";
+    case "done":
+      return agent.roundKind === "final" ? "wrote the final answer" : "done";
+  }
+}
+
+/** A CSS modifier for the status pill. */
+export function statusTone(agent: AgentState, state: RunState): string {
+  if (
+    state.phase === "done" &&
+    ["waiting", "thinking", "tool", "presenting"].includes(agent.status)
+  )
+    return "muted";
+  switch (agent.status) {
+    case "thinking":
+    case "presenting":
+    case "tool":
+      return "busy";
+    case "answered":
+    case "done":
+      return "good";
+    case "voted":
+    case "stopped":
+      return "info";
+    case "error":
+      return "warn";
+    case "removed":
+      return "bad";
+    case "waiting":
+      return "muted";
+  }
+}
+
+/** `1.2k`, `35`, `3.4M`. */
+export function tokens(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
+/** `$0.0123`, or `cost unknown` when a call had no price. */
+export function cost(counters: Counters): string {
+  const usage = counters.usage;
+  if (usage.modelCalls === 0) return "$0";
+  if (usage.unpricedCalls > 0) return "cost unknown";
+  const usd = usage.pricedCostUsd;
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}
+
+/** `850 ms`, `12.3 s`, `2 min 5 s`. */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** `in 1.2k · out 340` (+ reasoning when any). */
+export function tokenLine(counters: Counters): string {
+  const usage = counters.usage;
+  return (
+    `${tokens(usage.inputTokens)} in · ${tokens(usage.outputTokens)} out` +
+    (usage.reasoningTokens > 0 ? ` · ${tokens(usage.reasoningTokens)} reasoning` : "")
+  );
+}
+
+/** Workflow tools are shown as the agent's status and votes, not as tool use. */
+export const WORKFLOW_TOOLS: ReadonlySet<string> = new Set(["new_answer", "vote", "stop"]);
