@@ -19,6 +19,7 @@ const FOLDERS = [
   "ui/plain",
   "ui/terminal",
   "server",
+  "eval",
   "commands",
 ];
 
@@ -36,19 +37,33 @@ const BANNED = {
     "ui",
     "server",
     "commands",
+    "eval",
   ],
-  backends: ["tools", "engine", "session", "store", "logs", "runner", "ui", "server", "commands"],
-  tools: ["engine", "session", "store", "logs", "runner", "ui", "server", "commands"],
+  backends: [
+    "tools",
+    "engine",
+    "session",
+    "store",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "commands",
+    "eval",
+  ],
+  tools: ["engine", "session", "store", "logs", "runner", "ui", "server", "commands", "eval"],
   // The engine imports nothing above it: it is given its backends, clock, tools and sinks.
-  engine: ["session", "store", "logs", "runner", "ui", "server", "commands"],
+  engine: ["session", "store", "logs", "runner", "ui", "server", "commands", "eval"],
   // The reducer and the sessions registry sit below the store (no session ↔ store cycle).
-  session: ["backends", "engine", "store", "logs", "runner", "ui", "server", "commands"],
-  store: ["engine", "logs", "runner", "ui", "server", "commands"],
-  logs: ["backends", "tools", "engine", "runner", "ui", "server", "commands"],
-  runner: ["logs", "ui", "server", "commands"],
-  "ui/plain": ["backends", "engine", "runner", "server", "commands", "ui/terminal"],
-  "ui/terminal": ["backends", "engine", "runner", "server", "commands"],
-  server: ["ui/terminal", "commands"],
+  session: ["backends", "engine", "store", "logs", "runner", "ui", "server", "commands", "eval"],
+  store: ["engine", "logs", "runner", "ui", "server", "commands", "eval"],
+  logs: ["backends", "tools", "engine", "runner", "ui", "server", "commands", "eval"],
+  runner: ["logs", "ui", "server", "commands", "eval"],
+  "ui/plain": ["backends", "engine", "runner", "server", "commands", "ui/terminal", "eval"],
+  "ui/terminal": ["backends", "engine", "runner", "server", "commands", "eval"],
+  server: ["ui/terminal", "commands", "eval"],
+  // The eval runs teams through the runner, like a command; only commands use it.
+  eval: ["engine", "ui/terminal", "server", "commands"],
   commands: [],
 };
 

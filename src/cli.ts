@@ -10,7 +10,7 @@ import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
 import { positiveInteger } from "./commands/integer-options.js";
-import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
+import { addEvalCommand, addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
 
 function readVersion(): string {
@@ -219,6 +219,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     });
   addServeCommand(program, version);
   addLogsCommand(program, version);
+  addEvalCommand(program, version);
   return program;
 }
 

@@ -6,3 +6,10 @@ export { createLiveStatus, type LiveStatus } from "./live-status.js";
 export { renderLogsSummary } from "./logs-summary.js";
 export { renderRunList, renderToolTable } from "./logs-tables.js";
 export { createTraceFormatter, oneLine, traceSubscriber, traceText } from "./trace-lines.js";
+export {
+  formatCost,
+  formatCount,
+  formatDuration,
+  renderTable,
+  type TableColumn,
+} from "./text-table.js";
