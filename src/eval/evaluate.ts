@@ -161,7 +161,7 @@ export async function evaluate(options: EvaluateOptions, io: EvaluateIO): Promis
     });
     const done = items.length * (firstPhaseRuns(team).length + plannedK - 1) - toRun.length;
     io.stderr.write(
-      `[eval] ${items.length} items × (team${team.withQuick ? ", team --quick" : ""}, ${team.agentIds.length} agents alone, self-consistency ×${plannedK}${knownK === undefined ? " (estimated: k is matched to the team's calls)" : ""})${done > 0 ? `; ${done} runs already in ${results.path}` : ""}\n`,
+      `[eval] ${items.length} items × (team${team.withQuick ? ", team --quick" : ""}, ${team.agentIds.length} agents alone, self-consistency ×${plannedK}${knownK === undefined ? " (k estimated until the team's calls are known)" : ""})${done > 0 ? `; ${done} runs already in ${results.path}` : ""}\n`,
     );
     io.stderr.write(
       `[eval] estimate: ${formatCount(estimate.runs)} runs, ≈${formatCount(estimate.calls)} model calls, ≈${formatCount(estimate.inputTokens)} input + ${formatCount(estimate.outputTokens)} output tokens, ${estimate.costUsd === null ? `cost unknown (no price for ${estimate.unpriced.join(", ")})` : `≈${formatCost(estimate.costUsd)}`}${judgements.length > 0 ? ", judge included" : ""} — a rough guide (docs/eval.md "Cost")\n`,

@@ -47,7 +47,7 @@ const PLAIN_EVERY_MS = 30_000;
 export function progressLine(snapshot: ProgressSnapshot): string {
   const { doneRuns, totalRuns, doneWeight, totalWeight, elapsedMs } = snapshot;
   const percent = totalRuns === 0 ? 100 : Math.floor((100 * doneRuns) / totalRuns);
-  const parts = [`${snapshot.phase} ${doneRuns}/${totalRuns} runs (${percent}%)`];
+  const parts = [`${snapshot.phase}: ${doneRuns}/${totalRuns} runs (${percent}%)`];
   parts.push(`${formatDuration(elapsedMs)} elapsed`);
   if (doneRuns < totalRuns) {
     parts.push(
