@@ -8,11 +8,12 @@
 
 /**
  * One number: an optional sign, digits with optional thousands groups, an optional decimal part,
- * or a fraction `a/b`. The sign counts only at the start or after a space or opening bracket
- * (so `3-4` is 3 and 4, not 3 and −4), and a number glued to letters on its left (`x2`) is not one.
+ * or a fraction `a/b`. The sign counts only at the start, after a space or an opening bracket,
+ * or after `= : < > * + / ×` (so `3-4` is 3 and 4, not 3 and −4, while `=-10` is −10); a number
+ * glued to letters on its left (`x2`) is not one.
  */
 const NUMBER =
-  /(?<![\p{L}\d.,])(?:(?<=^|[\s([{=:$])-)?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*\/\s*\d+(?:\.\d+)?)?/gu;
+  /(?<![\p{L}\d.,])(?:(?<=^|[\s([{=:$<>*+/×])-)?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*\/\s*\d+(?:\.\d+)?)?/gu;
 
 /** Markers after which the final answer follows (the last one in the text counts). */
 const ANSWER_MARKERS = [

@@ -6,9 +6,9 @@
  * the report scores the stored answers, so a different `--scorer` re-reports without model calls.
  *
  * An eval that was killed resumes from this file: a run already recorded as `completed` is not
- * run again. A last line cut off by the kill is ignored and the next append starts a new line.
+ * run again. A last line cut off by the kill is cut from the file when it is opened again.
  */
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { ConfigError, StoredFileError } from "../errors.js";
@@ -127,19 +127,21 @@ export async function openResults(path: string, header: ResultsHeader): Promise<
     }
   };
   let stored = header;
-  let needsNewline = false;
   if (text === undefined || text.trim() === "") {
     await mkdir(dirname(path), { recursive: true });
     await appendFile(path, `${JSON.stringify(header)}\n`);
   } else {
     const lines = text.split("\n");
     const last = lines.length - 1;
-    needsNewline = !text.endsWith("\n");
     let first = true;
     for (const [index, line] of lines.entries()) {
       if (line.trim() === "") continue;
       const parsed = parseLine(line);
-      if (parsed === undefined && index === last && !first) continue; // cut off by a kill
+      if (parsed === undefined && index === last && !first) {
+        // Cut off by a kill mid-write: drop it from the file, so appends start on a clean line.
+        await truncate(path, Buffer.byteLength(lines.slice(0, last).join("\n")) + 1);
+        continue;
+      }
       if (parsed === undefined || (parsed.type === "eval") !== first) {
         throw new StoredFileError(
           `${path}:${index + 1}: not ${first ? "the header" : "a record"} of a coord eval results file (version ${RESULTS_VERSION}); delete the file or choose another --out`,
@@ -157,9 +159,7 @@ export async function openResults(path: string, header: ResultsHeader): Promise<
     runs,
     judges,
     async append(record) {
-      const line = `${needsNewline ? "\n" : ""}${JSON.stringify(record)}\n`;
-      needsNewline = false;
-      await appendFile(path, line);
+      await appendFile(path, `${JSON.stringify(record)}\n`);
       remember(record);
     },
   };
