@@ -14,6 +14,7 @@ import {
 } from "../runner/index.js";
 import {
   createSessionStore,
+  FileLockError,
   historyFromTurns,
   type HistoryMessage,
   type RunState,
@@ -42,9 +43,10 @@ export interface OpenSession {
 const RECENT_IDS = 5;
 
 /**
- * Opens the session named by `sessionId` (or the config's `session_id`), else registers a new one.
+ * Opens the session named by `sessionId` (or the config's `session_id`), else registers a new one;
+ * either way the session is `active` and records this process's id (`pid`).
  * @throws ConfigError (exit 1) for an unknown id, listing the most recent ids, or for an
- *   unreadable sessions.json.
+ *   unreadable sessions.json, or one another process keeps locked.
  */
 export async function openSession(options: {
   home: string;
@@ -65,7 +67,7 @@ export async function openSession(options: {
       const found = await store.get(id);
       if (!found) throw await unknownSession(store, id);
       const turns = await store.turns(id);
-      const record = await store.update(id, { status: "active", ended_at: null });
+      const record = await store.reopen(id);
       return {
         store,
         record,
@@ -86,7 +88,8 @@ export async function openSession(options: {
     });
     return { store, record, turns: [], history: [], continued: false };
   } catch (error) {
-    if (error instanceof SessionsFileError) throw new ConfigError(error.message);
+    if (error instanceof SessionsFileError || error instanceof FileLockError)
+      throw new ConfigError(error.message);
     throw error;
   }
 }
@@ -179,7 +182,11 @@ export async function discardSession(session: OpenSession): Promise<void> {
   const { store, record, before } = session;
   await (
     before
-      ? store.update(record.id, { status: before.status, ended_at: before.ended_at })
+      ? store.update(record.id, {
+          status: before.status,
+          ended_at: before.ended_at,
+          pid: before.pid,
+        })
       : store.remove(record.id)
   ).catch(() => undefined);
 }

@@ -31,5 +31,6 @@ export {
   type SessionStore,
   type TurnRecord,
 } from "./sessions.js";
+export { FileLockError } from "./file-lock.js";
 export { toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";
