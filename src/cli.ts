@@ -217,7 +217,11 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     });
   addServeCommand(program, version);
   addLogsCommand(program, version);
-  addEvalCommand(program, version);
+  addEvalCommand(program, version, {
+    onOutputClosed: (handler) => {
+      onOutputClosed = handler;
+    },
+  });
   return program;
 }
 
@@ -241,11 +245,11 @@ function reportError(error: unknown): number {
   return ExitCode.execution;
 }
 
-/** Set while a single question runs: then a closed output stops the run instead of exiting. */
+/** Set while a single question or an eval runs: then a closed output stops it instead of exiting. */
 let onOutputClosed: (() => void) | undefined;
 
 // A closed pipe (`coord … | head`, EPIPE) or a closed terminal (EIO) is not worth a stack trace.
-// During a question it stops the run like Ctrl+C (run-end, metrics, session closed; later
+// During a question or an eval it stops the run like Ctrl+C (run-end, metrics, session closed; later
 // writes to the dead stream are dropped), and coord exits when the run has ended; otherwise
 // coord exits at once.
 for (const stream of [process.stdout, process.stderr]) {

@@ -118,6 +118,43 @@ describe("coord eval (the built CLI)", () => {
     ).resolves.toContain('"type":"run-end"');
   }, 240_000);
 
+  test("SIGTERM stops it cleanly (exit 4, the runs in flight dropped); the same command finishes it", async () => {
+    const { sandbox } = await setUp({ items: 3, delayMs: 40 });
+    const args = ["eval", "data.jsonl", "--config", "team.yaml", "--yes", "--out", "ev"];
+    const results = join(sandbox.cwd, "ev", "results.jsonl");
+    let signalled = false;
+    const first = await runCli(args, {
+      ...sandbox,
+      timeoutMs: 120_000,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          void runLines(results).then((lines) => {
+            if (lines.length >= 2 && !signalled) {
+              signalled = true;
+              clearInterval(poll);
+              child.kill("SIGTERM");
+            }
+          });
+        }, 50);
+        child.on("close", () => clearInterval(poll));
+      },
+    });
+    expect(first.code, first.stderr).toBe(4);
+    expect(first.stderr).toContain("[eval] SIGTERM: stopping");
+    expect(first.stderr).toContain("[eval] interrupted; the finished runs are in");
+    const before = await runLines(results);
+    // Only finished runs are recorded: a run stopped by the signal is not.
+    expect(before.every((line) => line.status === "completed")).toBe(true);
+
+    const second = await runCli(args, { ...sandbox, timeoutMs: 120_000 });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain("team (voting)");
+    const after = await runLines(results);
+    const keys = after.map((line) => `${line.run} ${line.item}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(after.slice(0, before.length)).toEqual(before);
+  }, 240_000);
+
   test("without a terminal and without --yes it shows the estimate and refuses to start", async () => {
     const { sandbox, server } = await setUp({ items: 2, priced: true });
     const result = await runCli(["eval", "data.jsonl", "--config", "team.yaml"], sandbox);

@@ -1,8 +1,9 @@
 /**
  * `coord eval DATASET --config TEAM` (docs/eval.md): the command side of src/eval — options to
- * {@link EvaluateOptions}, Ctrl+C (the first stops the runs in flight, which run again on
- * resume; the second quits at once), the confirmation prompt on a terminal, and the report on
- * stdout (text, or `--json`).
+ * {@link EvaluateOptions}, stopping (`io.signal`: Ctrl+C, SIGTERM, SIGHUP or a closed output,
+ * wired in src/commands/subcommands.ts; the runs in flight stop and run again on resume; a
+ * second signal quits at once), the confirmation prompt on a terminal, and the report on stdout
+ * (text, or `--json`).
  *
  * Exit codes (ARCHITECTURE.md): 0 a report; 1 a usage, config or data error, or the estimate
  * declined or not confirmed; 2 five runs in a row failed; 4 interrupted (resume with the same
@@ -18,6 +19,7 @@ import {
   type Selection,
 } from "../eval/index.js";
 import type { CommandIO } from "./io.js";
+import type { StopSignal } from "./run-interrupts.js";
 
 /** The options commander parsed (src/commands/subcommands.ts `addEvalCommand`). */
 export interface EvalFlags {
@@ -41,6 +43,12 @@ export interface EvalFlags {
   yes?: boolean | undefined;
 }
 
+/** The line said on stderr when a signal starts the stop. */
+export function evalStoppingMessage(signal: StopSignal): string {
+  const again = signal === "SIGINT" ? "Ctrl+C again" : `${signal} again`;
+  return `[eval] ${signal === "SIGINT" ? "" : `${signal}: `}stopping: the runs in flight are dropped and run again on resume (${again} to quit at once)…`;
+}
+
 /** The command's outside world: a command's IO plus stdin (for the confirmation). */
 export interface EvalIO extends CommandIO {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -57,52 +65,33 @@ export async function runEvalCommand(
   io: EvalIO,
 ): Promise<number> {
   const options = evaluateOptions(dataset, flags);
-  const interrupt = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
-    io.stderr.write(
-      "\n[eval] stopping: the runs in flight are dropped (Ctrl+C again to quit at once)…\n",
-    );
-    interrupt.abort();
-  };
-  const external = io.signal;
-  const forward = () => interrupt.abort();
-  external?.addEventListener("abort", forward, { once: true });
-  process.on("SIGINT", onSigint);
-  try {
-    const result = await evaluate(options, {
-      stderr: io.stderr,
-      env: io.env,
-      cwd: io.cwd,
-      home: io.home,
-      argv: io.argv,
-      version: io.version,
-      signal: interrupt.signal,
-      confirm: io.stdin.isTTY === true ? (question) => ask(question, io) : undefined,
-      now: () => Date.now(),
-    });
-    if (result.kind === "declined") {
-      io.stderr.write("[eval] not started.\n");
-      return ExitCode.usage;
-    }
-    if (result.kind === "interrupted") {
-      io.stderr.write(
-        `[eval] interrupted; the finished runs are in ${result.resultsFile}: run the same command to resume.\n`,
-      );
-      return ExitCode.interrupted;
-    }
-    io.stdout.write(
-      flags.json
-        ? `${JSON.stringify(result.report, null, 2)}\n`
-        : `${renderEvalReport(result.report, { cwd: io.cwd })}\n`,
-    );
-    return ExitCode.success;
-  } finally {
-    process.off("SIGINT", onSigint);
-    external?.removeEventListener("abort", forward);
+  const result = await evaluate(options, {
+    stderr: io.stderr,
+    env: io.env,
+    cwd: io.cwd,
+    home: io.home,
+    argv: io.argv,
+    version: io.version,
+    signal: io.signal ?? new AbortController().signal,
+    confirm: io.stdin.isTTY === true ? (question) => ask(question, io) : undefined,
+    now: () => Date.now(),
+  });
+  if (result.kind === "declined") {
+    io.stderr.write("[eval] not started.\n");
+    return ExitCode.usage;
   }
+  if (result.kind === "interrupted") {
+    io.stderr.write(
+      `[eval] interrupted; the finished runs are in ${result.resultsFile}: run the same command to resume.\n`,
+    );
+    return ExitCode.interrupted;
+  }
+  io.stdout.write(
+    flags.json
+      ? `${JSON.stringify(result.report, null, 2)}\n`
+      : `${renderEvalReport(result.report, { cwd: io.cwd })}\n`,
+  );
+  return ExitCode.success;
 }
 
 /**

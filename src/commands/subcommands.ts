@@ -6,6 +6,7 @@
  */
 import { homedir } from "node:os";
 import { type Command, Option } from "commander";
+import { ExitCode } from "../errors.js";
 import { integerAtLeast, positiveInteger } from "./integer-options.js";
 
 /** `coord serve [--host] [--port] [--config] [--reload] …` (docs/server.md). */
@@ -110,8 +111,17 @@ export function addLogsCommand(program: Command, version: string): void {
     });
 }
 
-/** `coord eval DATASET --config TEAM …` (docs/eval.md). */
-export function addEvalCommand(program: Command, version: string): void {
+/** How the eval learns that stdout or stderr is gone (cli.ts owns the streams' error handler). */
+export interface EvalCommandHooks {
+  /** Sets (a function) or clears (undefined) what a closed output (EPIPE, EIO) calls. */
+  onOutputClosed(handler: (() => void) | undefined): void;
+}
+
+/**
+ * `coord eval DATASET --config TEAM …` (docs/eval.md). Ctrl+C, SIGTERM, SIGHUP and a closed
+ * output stop the eval (src/commands/run-interrupts.ts); a second signal quits at once.
+ */
+export function addEvalCommand(program: Command, version: string, hooks: EvalCommandHooks): void {
   program
     .command("eval")
     .description(
@@ -171,39 +181,52 @@ Example:
   coord eval ../shared/data/gsm8k/test.jsonl --config team.yaml --sample 50 --seed 1 --concurrency 4`,
     )
     .action(async (dataset: string, options: Record<string, unknown>) => {
-      const { runEvalCommand } = await import("./eval.js");
-      process.exitCode = await runEvalCommand(
-        dataset,
-        {
-          config: options.config as string | undefined,
-          scorer: options.scorer as "gsm8k" | "exact" | "regex" | "judge",
-          pattern: options.pattern as string | undefined,
-          judgeConfig: options.judgeConfig as string | undefined,
-          questionField: options.questionField as string,
-          answerField: options.answerField as string,
-          idField: options.idField as string | undefined,
-          limit: options.limit as number | undefined,
-          sample: options.sample as number | undefined,
-          seed: options.seed as number | undefined,
-          baselineAgent: options.baselineAgent as string | undefined,
-          withQuick: options.withQuick as boolean | undefined,
-          scK: options.scK as number | undefined,
-          concurrency: options.concurrency as number,
-          out: options.out as string | undefined,
-          logs: options.logs !== false,
-          json: options.json as boolean | undefined,
-          yes: options.yes as boolean | undefined,
-        },
-        {
-          stdout: process.stdout,
-          stderr: process.stderr,
-          stdin: process.stdin,
-          env: process.env,
-          cwd: process.cwd(),
-          home: process.env.HOME ?? homedir(),
-          argv: process.argv.slice(2),
-          version,
-        },
-      );
+      const { evalStoppingMessage, runEvalCommand } = await import("./eval.js");
+      const { watchRunInterrupts } = await import("./run-interrupts.js");
+      const interrupts = watchRunInterrupts({
+        source: process,
+        onStopping: (signal) => process.stderr.write(`\n${evalStoppingMessage(signal)}\n`),
+        quit: () => process.exit(ExitCode.interrupted),
+      });
+      hooks.onOutputClosed(() => interrupts.outputClosed());
+      try {
+        process.exitCode = await runEvalCommand(
+          dataset,
+          {
+            config: options.config as string | undefined,
+            scorer: options.scorer as "gsm8k" | "exact" | "regex" | "judge",
+            pattern: options.pattern as string | undefined,
+            judgeConfig: options.judgeConfig as string | undefined,
+            questionField: options.questionField as string,
+            answerField: options.answerField as string,
+            idField: options.idField as string | undefined,
+            limit: options.limit as number | undefined,
+            sample: options.sample as number | undefined,
+            seed: options.seed as number | undefined,
+            baselineAgent: options.baselineAgent as string | undefined,
+            withQuick: options.withQuick as boolean | undefined,
+            scK: options.scK as number | undefined,
+            concurrency: options.concurrency as number,
+            out: options.out as string | undefined,
+            logs: options.logs !== false,
+            json: options.json as boolean | undefined,
+            yes: options.yes as boolean | undefined,
+          },
+          {
+            stdout: process.stdout,
+            stderr: process.stderr,
+            stdin: process.stdin,
+            env: process.env,
+            cwd: process.cwd(),
+            home: process.env.HOME ?? homedir(),
+            argv: process.argv.slice(2),
+            version,
+            signal: interrupts.signal,
+          },
+        );
+      } finally {
+        interrupts.dispose();
+        hooks.onOutputClosed(undefined);
+      }
     });
 }
