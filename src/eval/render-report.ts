@@ -3,8 +3,8 @@
  * header, one table row per method, the notes that say how to read it, and the items where the
  * methods disagree (the first {@link DISAGREEMENTS_SHOWN}; all of them are in report.json).
  */
-import { relative } from "node:path";
 import {
+  displayPath,
   formatCost,
   formatCount,
   formatDuration,
@@ -32,10 +32,10 @@ function versus(method: MethodReport): string {
 
 /**
  * Renders the report.
- * @param cwd paths are shown relative to it.
+ * @param cwd paths inside it are shown relative to it; others as they are.
  */
 export function renderEvalReport(report: EvalReport, options: { cwd: string }): string {
-  const show = (path: string) => relative(options.cwd, path) || path;
+  const show = (path: string) => displayPath(path, options.cwd);
   const lines: string[] = [];
   lines.push(
     `coord eval · ${show(report.dataset.path)} (${report.items_reported} of ${formatCount(report.dataset.items_total)} items; ${report.dataset.selection}) · team ${show(report.config.path)}: ${report.config.agents.join(", ")}`,

@@ -6,7 +6,8 @@
  * its own answer). A judge agent grades by comparing numbers.
  *
  * Data: item N's question is `Item N: what is N times 3?`, its reference `#### 3N`
- * ({@link simulatedDataset}). Agents are told apart by their system message `[agent sim-K]`
+ * ({@link simulatedDataset}), or the items of a real data set (`items`, e.g. GSM8K's test split:
+ * test/support/eval-sim-server-main.ts serves that for runs by hand). Agents are told apart by their system message `[agent sim-K]`
  * (K = their 1-based position in the config, so their anonymous id is `agentK`); the judge's is
  * `[judge]`.
  *
@@ -33,6 +34,11 @@ export interface SimulationOptions {
   seed: number;
   /** Milliseconds to wait before each reply (to kill a CLI mid-way). */
   delayMs?: number;
+  /**
+   * Items of a real data set (GSM8K's test split…): item N is the N-th entry whose question
+   * appears in the request, its truth `value`. Without, items are read from `Item N:` questions.
+   */
+  items?: ReadonlyArray<{ question: string; value: number }>;
 }
 
 /** JSONL lines of items 1…n in the simulation's format. */
@@ -102,8 +108,12 @@ export function simulatedAgents(options: SimulationOptions): {
     }
     const agent = /\[agent (sim-\d+)\]/.exec(summary.system)?.[1] ?? "unknown";
     const position = Number(agent.slice("sim-".length));
-    const item = Number(/Item (\d+):/.exec(summary.text)?.[1] ?? "0");
-    const truth = item * 3;
+    const known = options.items?.findIndex((entry) => summary.text.includes(entry.question));
+    const item =
+      known === undefined || known < 0
+        ? Number(/Item (\d+):/.exec(summary.text)?.[1] ?? "0")
+        : known + 1;
+    const truth = known === undefined || known < 0 ? item * 3 : options.items![known]!.value;
 
     if (summary.toolNames.length === 0) {
       // The final presentation: the majority number among the answers, a tie to its own.
