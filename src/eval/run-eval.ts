@@ -106,7 +106,12 @@ export async function runEvalPhases(options: EvalPhasesOptions): Promise<EvalPha
   const ids = items.map((item) => item.id);
   const scores = runningScores(options);
 
-  await runPhase(options, "team and agents", pendingRuns(items, firstPhaseRuns(team), results), scores);
+  await runPhase(
+    options,
+    "team and agents",
+    pendingRuns(items, firstPhaseRuns(team), results),
+    scores,
+  );
   const matched = matchedK(results.runs.get(TEAM_RUN), ids);
   const k = options.scK ?? matched?.k ?? 1;
   const facts = {
