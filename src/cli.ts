@@ -135,6 +135,7 @@ Examples:
   coord --config @examples/three_agents           (interactive chat; /help inside)
   coord --list-sessions
   coord --session-id session_20250101_120000 "And in French?"
+  coord eval data.jsonl --config team.yaml --limit 50   (team vs baselines; docs/eval.md)
 
 Exit codes: 0 success, 1 configuration or usage error, 2 every agent failed, 3 timeout, 4 interrupted.
 API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,

@@ -176,9 +176,21 @@ export function addEvalCommand(program: Command, version: string, hooks: EvalCom
     .addHelpText(
       "after",
       `
-An interrupted eval resumes where it stopped: run the same command again.
-Example:
-  coord eval ../shared/data/gsm8k/test.jsonl --config team.yaml --sample 50 --seed 1 --concurrency 4`,
+Methods: the team, --with-quick's team, each agent alone, self-consistency (the baseline
+agent k times, majority vote, k matched to the team's model calls), the best agent (held-out
+and oracle). Report: accuracy with Wilson 95% intervals, McNemar's test against the team,
+calls, tokens, cost and time per item, the items where methods disagree.
+
+An interrupted eval (Ctrl+C, SIGTERM) resumes where it stopped: run the same command again.
+Another --scorer re-reports the finished runs without model calls.
+
+Examples:
+  coord eval ../shared/data/gsm8k/test.jsonl --config team.yaml --sample 50 --seed 1 --concurrency 4
+  coord eval qa.jsonl --config team.yaml --scorer exact --question-field input --answer-field target
+  coord eval qa.jsonl --config team.yaml --scorer judge --judge-config judge.yaml --json
+
+Exit codes: 0 report printed, 1 usage, config or data error (or the estimate not confirmed),
+2 five runs in a row failed, 4 interrupted (resume with the same command).`,
     )
     .action(async (dataset: string, options: Record<string, unknown>) => {
       const { evalStoppingMessage, runEvalCommand } = await import("./eval.js");

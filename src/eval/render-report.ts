@@ -106,7 +106,7 @@ function notes(report: EvalReport): string[] {
       .map(([agent, count]) => `${agent} on ${count}`)
       .join(", ");
     lines.push(
-      `best agent: held-out picks, per item, the agent with the most right answers on the other items (${picks || "none"}); the oracle picks ${Object.keys(oracle.chosen)[0] ?? "-"} by its score on these same items (an upper bound, not a fair baseline).`,
+      `best agent: held-out picks, per item, the agent with the most right answers on the other items (${picks || "none"}); the oracle picks ${Object.keys(oracle.chosen)[0] ?? "-"} by its score on these same items (an upper bound, not a fair baseline). The held-out row is noisy when the agents are close and can fall below every agent (docs/eval.md).`,
     );
   }
   const failed = report.methods
