@@ -193,6 +193,22 @@ describe("coord eval (the built CLI)", () => {
     expect(byJudge.judge).toMatchObject({ calls: sim.calls.judge, unclear: 0, failed: 0 });
 
     const requests = server.requests.length;
+    // Every answer judged: judging again is nothing to confirm, even without --yes.
+    const again = await runCli(
+      [
+        ...common.filter((arg) => arg !== "--yes"),
+        "--scorer",
+        "judge",
+        "--judge-config",
+        "judge.yaml",
+      ],
+      sandbox,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("[eval] estimate");
+    expect(server.requests).toHaveLength(requests);
+    expect((JSON.parse(again.stdout) as EvalReport).methods).toEqual(byJudge.methods);
+
     const numeric = await runCli([...common, "--scorer", "gsm8k"], sandbox);
     expect(numeric.code, numeric.stderr).toBe(0);
     expect(server.requests).toHaveLength(requests); // nothing ran again

@@ -16,7 +16,7 @@ import { firstPhaseRuns, matchedK, samplingRuns, TEAM_RUN, type TeamShape } from
 import { createProgress, type ProgressStream } from "./progress.js";
 import { buildReport, type EvalReport } from "./report.js";
 import { openResults, RESULTS_VERSION, type ResultsHeader } from "./results-file.js";
-import { pendingRuns, runEvalPhases } from "./run-eval.js";
+import { pendingJudgements, pendingRuns, runEvalPhases } from "./run-eval.js";
 import { createScorer, type ScorerName } from "./scorers.js";
 import { createRunQuestion } from "./team-runner.js";
 
@@ -133,13 +133,18 @@ export async function evaluate(options: EvaluateOptions, io: EvaluateIO): Promis
     ...pendingRuns(items, firstPhaseRuns(team), results),
     ...pendingRuns(items, samplingRuns(team, plannedK), results),
   ];
-  const judgedHere = [...results.judges.values()].filter((record) =>
-    ids.includes(record.item),
-  ).length;
   const judgementsLeft =
     judgePrepared === undefined
       ? 0
-      : Math.max(0, items.length * (team.agentIds.length + (team.withQuick ? 3 : 2)) - judgedHere);
+      : toRun.length === 0
+        ? // Every run is in: exactly the distinct answers not judged yet.
+          pendingJudgements({ items, scorer, results, team, k: plannedK }).length
+        : // Runs to come: at most one verdict per method and item, less those already given.
+          Math.max(
+            0,
+            items.length * (team.agentIds.length + (team.withQuick ? 3 : 2)) -
+              [...results.judges.values()].filter((record) => ids.includes(record.item)).length,
+          );
   if (toRun.length > 0 || judgementsLeft > 0) {
     const planned: PlannedRun[] = toRun.map(({ item, spec }) => ({
       mode: spec.mode,

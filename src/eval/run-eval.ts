@@ -220,11 +220,27 @@ async function runPhase(
   }
 }
 
-async function judgePhase(options: EvalPhasesOptions, k: number): Promise<void> {
-  const judge = options.judge;
-  if (judge === undefined) throw new Error("the judge scorer needs a judge runner");
-  const base = baseOutcomes({ ...options, k });
-  const pending = new Map<string, { item: EvalItem; answer: string; sha: string }>();
+/** One answer the judge has not given a verdict on yet. */
+export interface PendingJudgement {
+  item: EvalItem;
+  answer: string;
+  /** SHA-256 of the answer (src/eval/outcomes.ts `answerSha256`). */
+  sha: string;
+}
+
+/**
+ * The distinct answers of the recorded runs (every method, self-consistency's winner with `k`
+ * samples) that have no verdict yet (none stored, or a failed judge run), item by item.
+ */
+export function pendingJudgements(options: {
+  items: readonly EvalItem[];
+  scorer: Scorer;
+  results: Pick<ResultsFile, "runs" | "judges">;
+  team: TeamShape;
+  k: number;
+}): PendingJudgement[] {
+  const base = baseOutcomes(options);
+  const pending = new Map<string, PendingJudgement>();
   const methods = [base.team, base.quick, base.selfConsistency, ...base.agents.values()];
   for (const item of options.items) {
     for (const outcomes of methods) {
@@ -236,7 +252,13 @@ async function judgePhase(options: EvalPhasesOptions, k: number): Promise<void> 
       if (stored?.verdict === null || stored === undefined) pending.set(key, { item, answer, sha });
     }
   }
-  const tasks = [...pending.values()];
+  return [...pending.values()];
+}
+
+async function judgePhase(options: EvalPhasesOptions, k: number): Promise<void> {
+  const judge = options.judge;
+  if (judge === undefined) throw new Error("the judge scorer needs a judge runner");
+  const tasks = pendingJudgements({ ...options, k });
   if (tasks.length === 0) return;
   const started = options.now();
   let done = 0;

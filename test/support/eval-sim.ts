@@ -186,9 +186,10 @@ function between(text: string, open: string, close: string): string {
   return start < 0 || end < 0 ? "" : text.slice(start + open.length, end);
 }
 
+/** The last number in the text: `65,960` and `2.5` as written (GSM8K's references use both). */
 function lastNumber(text: string): number | undefined {
-  const numbers = text.match(/\d+/g);
-  return numbers ? Number(numbers.at(-1)) : undefined;
+  const numbers = text.match(/\d+(?:,\d{3})*(?:\.\d+)?/g);
+  return numbers ? Number(numbers.at(-1)!.replace(/,/g, "")) : undefined;
 }
 
 /** FNV-1a, 32 bits: a string to a seed. */
