@@ -37,7 +37,6 @@ const NOT_YET: Array<{ key: string; flag: string }> = [
   { key: "executePlan", flag: "--execute-plan" },
   { key: "web", flag: "--web" },
   { key: "tracing", flag: "--tracing" },
-  { key: "personas", flag: "--personas" },
 ];
 
 /** Builds the program; `run` executes it on the given argv. */
@@ -70,7 +69,12 @@ function buildProgram(version: string): Command {
       "use one agent of the config (the first when no id is given)",
     )
     .option("--quick", "no refinement: each agent answers once, no voting loop")
-    .option("--coordination-mode <mode>", "coordination mode: voting (default) or decomposition")
+    .addOption(
+      new Option(
+        "--coordination-mode <mode>",
+        "voting (default) or decomposition (one subtask per agent; the parts are integrated)",
+      ).choices(["voting", "decomposition"]),
+    )
     .option("--no-display", "no live display: plain progress lines on stderr, the answer on stdout")
     .option("--no-logs", "write no run logs")
     .option("--debug", "verbose log in agent_outputs/log_<time>/coord_debug.log")
@@ -117,9 +121,11 @@ function buildProgram(version: string): Command {
     .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
     .option("--json", "with --list-sessions: JSON for scripts")
     .option("--tracing", "structured tracing of model calls (not available yet)")
-    .option(
-      "--personas <mode>",
-      "parallel persona generation, e.g. perspective (not available yet)",
+    .addOption(
+      new Option(
+        "--personas <mode>",
+        "one generated persona per agent, differing in perspective, implementation or methodology (off: none)",
+      ).choices(["perspective", "implementation", "methodology", "off"]),
     )
     .option(
       "--automation",
@@ -167,6 +173,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         singleAgent: options.singleAgent as string | boolean | undefined,
         quick: options.quick as boolean | undefined,
         coordinationMode: options.coordinationMode as string | undefined,
+        personas: options.personas as string | undefined,
         display: options.display !== false,
         logs: options.logs !== false,
         debug: options.debug === true,

@@ -15,7 +15,11 @@ import {
   simulatedJudgeConfig,
   simulatedTeamConfig,
 } from "./support/eval-sim.js";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "./support/fake-openai-server.js";
+import {
+  coordinationHandler,
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+} from "./support/fake-openai-server.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -218,6 +222,33 @@ describe("coord eval (the built CLI)", () => {
     expect(byNumber.methods.map((method) => [method.id, method.correct])).toEqual(
       byJudge.methods.map((method) => [method.id, method.correct]),
     );
+  }, 240_000);
+
+  test("a decomposition team is evaluated in its own mode; --with-quick is refused for it", async () => {
+    server = await startFakeOpenAIServer(
+      coordinationHandler({ answer: "The answer is 6.", finalAnswer: "Final answer: 6" }),
+    );
+    const sandbox = await makeSandbox();
+    await writeFile(join(sandbox.cwd, "data.jsonl"), simulatedDataset(2)); // item 2's answer is 6
+    await writeFile(
+      join(sandbox.cwd, "team.yaml"),
+      `${simulatedTeamConfig(server.url, 2)}orchestrator: { coordination_mode: decomposition }\n`,
+    );
+    const args = ["eval", "data.jsonl", "--config", "team.yaml", "--yes"];
+    const result = await runCli([...args, "--json"], { ...sandbox, timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as EvalReport;
+    expect(report.config.mode).toBe("decomposition");
+    const team = report.methods[0]!;
+    expect(team).toMatchObject({ id: "team", label: "team (decomposition)", n: 2, correct: 1 });
+    expect(report.self_consistency.k).toBe(Math.round(team.calls_per_item));
+    const teamLog = report.items[0]!.methods.team!.log_dirs[0]!;
+    const events = await readFile(join(report.eval_dir, teamLog, "events.jsonl"), "utf8");
+    expect(events).toContain('"type":"stop"');
+
+    const quick = await runCli([...args, "--with-quick"], sandbox);
+    expect(quick.code).toBe(1);
+    expect(quick.stderr).toContain("--with-quick does not go with coordination_mode decomposition");
   }, 240_000);
 
   test("usage errors are one line with the fix", async () => {

@@ -25,15 +25,28 @@ export async function createBackend(
   index: number,
   context: BackendContext,
 ): Promise<Backend> {
+  return createBackendAt(
+    agent,
+    { where: `agents[${index}] (${agent.id})`, path: `agents[${index}].backend` },
+    context,
+  );
+}
+
+/**
+ * Creates a backend configured elsewhere than `agents[]` (the persona generator's).
+ * @param at how messages name it (`where`) and the dotted path of its `backend` key.
+ * @throws ConfigError as {@link createBackend}, naming `at`.
+ */
+export async function createBackendAt(
+  agent: AgentConfig,
+  at: { where: string; path: string },
+  context: BackendContext,
+): Promise<Backend> {
   try {
     return await instantiate(agent, context);
   } catch (error) {
     if (error instanceof ConfigError) {
-      const where = `agents[${index}] (${agent.id})`;
-      throw new ConfigError(`${where}: ${error.message}`, {
-        ...error.details,
-        path: `agents[${index}].backend`,
-      });
+      throw new ConfigError(`${at.where}: ${error.message}`, { ...error.details, path: at.path });
     }
     throw error;
   }

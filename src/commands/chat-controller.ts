@@ -18,7 +18,7 @@ import {
   runTeam,
   withCwdContext,
 } from "../runner/index.js";
-import { initialRunState, type RunState, wallTimeMs } from "../session/index.js";
+import { initialRunState, latestPersonas, type RunState, wallTimeMs } from "../session/index.js";
 import {
   type ChatActions,
   type ChatBlock,
@@ -168,6 +168,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
         agentIndexes: choice.agentIndexes,
         question,
         history: session.history,
+        personas: latestPersonas(session.turns),
         env: options.env,
         cwd: options.cwd,
         log,

@@ -95,6 +95,7 @@ function automationDisplay(io: CommandIO): RunDisplay {
     event(event, state) {
       if (event.type === "run-start")
         output.start({ logDir: undefined, statusFile: undefined, question: state.question });
+      output.event(event);
     },
     close: async () => undefined,
     streamedFinal: () => true,
@@ -135,6 +136,8 @@ export function winnerLine(state: RunState): string {
   const winner = state.winner;
   if (!winner) return "";
   const agent = state.agents.find((candidate) => candidate.anonId === winner.anonId);
+  if (winner.basis === "decomposition")
+    return `Presenter: ${agent?.id ?? winner.anonId} (integrates every part)`;
   const votes = winner.basis === "votes" ? `, ${winner.votes}/${state.agents.length} votes` : "";
   return `Winner: ${agent?.id ?? winner.anonId} (${winner.label}${votes}${winner.tieBroken ? ", tie broken" : ""})`;
 }

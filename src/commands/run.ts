@@ -16,7 +16,7 @@ import {
   type RunHandle,
   startRun,
 } from "../runner/index.js";
-import type { RunState } from "../session/index.js";
+import { latestPersonas, type RunState } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
 import { oneLine, traceSubscriber } from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
@@ -80,6 +80,7 @@ export async function runQuestion(
       ...prepared,
       question,
       history: session.history,
+      personas: latestPersonas(session.turns),
       cwd: io.cwd,
       // The writer reports only its first failure, so this warns once.
       log: await turnLogOptions(session, prepared, {
@@ -191,6 +192,8 @@ function failureMessage(state: RunState): string {
       const errors = state.agents
         .filter((agent) => agent.lastError)
         .map((agent) => `${agent.id}: ${oneLine(agent.lastError!.message, 200)}`);
+      // Not a provider failure (e.g. every decomposition agent stopped without an answer).
+      if (errors.length === 0 && state.error !== null) return oneLine(state.error, 300);
       return `every agent failed${errors.length > 0 ? ` — ${errors.join("; ")}` : ""}`;
     }
   }

@@ -131,7 +131,10 @@ export function addEvalCommand(program: Command, version: string, hooks: EvalCom
       "<dataset>",
       "JSON Lines file, one {question, answer} object per line (GSM8K's format)",
     )
-    .option("--config <path>", "the team: a YAML config with two or more agents, or @examples/NAME")
+    .option(
+      "--config <path>",
+      "the team: a YAML config with two or more agents (voting or decomposition), or @examples/NAME",
+    )
     .addOption(
       new Option("--scorer <name>", "how answers are scored")
         .choices(["gsm8k", "exact", "regex", "judge"])
@@ -156,7 +159,10 @@ export function addEvalCommand(program: Command, version: string, hooks: EvalCom
       "--baseline-agent <id>",
       "the agent of the single-agent and self-consistency baselines (default: the first)",
     )
-    .option("--with-quick", "also run the team with --quick (one answer each, no voting)")
+    .option(
+      "--with-quick",
+      "also run the team with --quick (one answer each, no voting; voting teams)",
+    )
     .option(
       "--sc-k <k>",
       "self-consistency samples (default: the team's mean model calls per item)",

@@ -106,7 +106,17 @@ export function renderConfigReference(): string {
   ].join("\n");
 }
 
-function referenceRows(node: JsonSchemaNode, path: string): ReferenceRow[] {
+/**
+ * The rows of `node`'s keys, depth first. An object with the same keys as one already listed
+ * (the persona generator's `backend`, a scripted `scripts[].steps[]`) is not listed again: its
+ * row says which keys it shares.
+ * @param listed the objects listed so far: their shape (keys and types) → their path.
+ */
+function referenceRows(
+  node: JsonSchemaNode,
+  path: string,
+  listed = new Map<string, string>(),
+): ReferenceRow[] {
   const required = new Set(node.required ?? []);
   return Object.entries(node.properties ?? {}).flatMap(([key, child]) => {
     const childPath = path === "" ? key : `${path}.${key}`;
@@ -117,11 +127,18 @@ function referenceRows(node: JsonSchemaNode, path: string): ReferenceRow[] {
       default: defaultText(child.default),
       description: child.description ?? "",
     };
-    const nested =
-      child.items !== undefined
-        ? referenceRows(child.items, `${childPath}[]`)
-        : referenceRows(child, childPath);
-    return [row, ...nested];
+    const object = child.items ?? child;
+    const itemPath = child.items !== undefined ? `${childPath}[]` : childPath;
+    if (object.properties !== undefined) {
+      const shape = JSON.stringify({ ...object, description: undefined });
+      const same = listed.get(shape);
+      if (same !== undefined) {
+        row.description = `${row.description} Same keys as \`${same}\`.`.trim();
+        return [row];
+      }
+      listed.set(shape, itemPath);
+    }
+    return [row, ...referenceRows(object, itemPath, listed)];
   });
 }
 

@@ -213,7 +213,12 @@ export const AgentConfig = z.object({
     "The provider and model behind the agent; other keys are passed to the provider as is.",
   ),
   system_message: z.string().optional().describe("The agent's own system prompt."),
-  subtask: z.string().optional().describe("Decomposition mode: the subtask this agent owns."),
+  subtask: z
+    .string()
+    .optional()
+    .describe(
+      "Decomposition mode: the subtask this agent owns; agents without one get theirs from one decomposer call.",
+    ),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 
@@ -226,6 +231,34 @@ export const ContextPath = z.object({
     .describe("`write` lets the final presenter write there."),
 });
 export type ContextPath = z.infer<typeof ContextPath>;
+
+/** `orchestrator.coordination.persona_generator` (MassGen's keys; `--personas MODE`). */
+export const PersonaGeneratorConfig = z.object({
+  enabled: z
+    .boolean()
+    .default(false)
+    .describe("Generate one persona per agent with one model call before coordination."),
+  diversity_mode: z
+    .enum(["perspective", "implementation", "methodology"])
+    .default("perspective")
+    .describe(
+      "What the personas differ in: viewpoints and priorities, kinds of solution, or ways of working.",
+    ),
+  persist_across_turns: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Reuse a session's personas in its later turns (they are saved with each turn) instead of generating new ones.",
+    ),
+  persona_guidelines: z
+    .string()
+    .optional()
+    .describe("Extra guidelines for the persona call, e.g. the roles or tone you want."),
+  backend: BackendConfig.optional().describe(
+    "Backend of the persona call; default the first agent's (the call is then its first round).",
+  ),
+});
+export type PersonaGeneratorConfig = z.infer<typeof PersonaGeneratorConfig>;
 
 export const OrchestratorConfig = z.object({
   context_paths: z.array(ContextPath).default([]).describe("Directories agents may read or write."),
@@ -242,13 +275,15 @@ export const OrchestratorConfig = z.object({
     .int()
     .positive()
     .optional()
-    .describe("At this many answers an agent may only vote."),
+    .describe(
+      "At this many answers an agent may only vote. Decomposition: answers in a row without news from the others (default 3), then the agent stops.",
+    ),
   max_new_answers_global: z
     .number()
     .int()
     .positive()
     .optional()
-    .describe("At this many answers in all, every agent may only vote."),
+    .describe("At this many answers in all, every agent may only vote (decomposition: only stop)."),
   skip_final_presentation: z
     .boolean()
     .default(false)
@@ -264,22 +299,17 @@ export const OrchestratorConfig = z.object({
   presenter_agent: z
     .string()
     .optional()
-    .describe("Agent that writes the final answer in quick and decomposition modes."),
+    .describe(
+      "Agent that writes the final answer in quick and decomposition modes; default the first agent.",
+    ),
   coordination: z
     .object({
-      persona_generator: z
-        .object({
-          enabled: z.boolean().default(false).describe("Generate one persona per agent."),
-          diversity_mode: z
-            .enum(["perspective", "implementation", "methodology"])
-            .default("perspective")
-            .describe("What the personas differ in."),
-        })
-        .optional()
-        .describe("Personas put before each agent's system message (as `--personas`)."),
+      persona_generator: PersonaGeneratorConfig.default(PersonaGeneratorConfig.parse({})).describe(
+        "Personas put before each agent's system message (as `--personas`).",
+      ),
     })
     .loose()
-    .default({})
+    .prefault({})
     .describe("Coordination extras (persona generation, …)."),
 });
 export type OrchestratorConfig = z.infer<typeof OrchestratorConfig>;

@@ -52,7 +52,12 @@ export interface AgentRoundOptions {
   agentId: string;
   backend: Backend;
   round: number;
-  system: string;
+  /**
+   * The system prompt; a function is asked again before every model call of the round (the mode's
+   * prompt follows the answers the agent has been shown, e.g. a persona softened once they
+   * include a peer's).
+   */
+  system: string | (() => string);
   /** The opening user message (history, question, answers in `seen`). */
   userMessage: string;
   /** The answer set the opening message shows. */
@@ -126,7 +131,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
       seen = snapshot;
     }
     const request: ModelRequest = {
-      system: options.system,
+      system: typeof options.system === "function" ? options.system() : options.system,
       messages: [...messages],
       tools: [...judge.workflowTools(), ...options.localTools.map((tool) => tool.spec)],
       toolChoice: "required",

@@ -77,6 +77,7 @@ export class Coordinator {
     const { mode, context } = this.options;
     const { team, emitter } = context;
     agent.status = "working";
+    agent.stop = undefined; // a stopped agent that starts a round works again (decomposition)
     agent.rounds++;
     const snapshot = { version: team.version, answers: team.visibleAnswers() };
     const unseen = team.unseenLabels(agent);
@@ -94,7 +95,7 @@ export class Coordinator {
       agentId: agent.agent.id,
       backend: agent.agent.backend,
       round: agent.rounds,
-      system: mode.systemPrompt(agent, context),
+      system: () => mode.systemPrompt(agent, context),
       userMessage: coordinationUserMessage({
         question: this.options.question,
         history: this.options.history,

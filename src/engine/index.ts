@@ -7,7 +7,10 @@ export {
   type RunCoordinationOptions,
   type EngineAgent,
   type HistoryTurn,
+  type PersonaOptions,
 } from "./run.js";
+export { DEFAULT_ANSWERS_WITHOUT_NEWS } from "./modes/decomposition.js";
+export type { DiversityMode } from "./personas.js";
 export { MAX_ATTEMPTS } from "./agent-round.js";
 export { MAX_CONSECUTIVE_FAILURES } from "./coordinator.js";
 export {
@@ -17,4 +20,4 @@ export {
   type ModeSettings,
 } from "./modes/index.js";
 export { RunStopped, stopReasonOf } from "./stop-reason.js";
-export { NEW_ANSWER, VOTE, WORKFLOW_TOOL_NAMES } from "./workflow-tools.js";
+export { NEW_ANSWER, STOP, VOTE, WORKFLOW_TOOL_NAMES } from "./workflow-tools.js";

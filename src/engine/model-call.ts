@@ -32,7 +32,8 @@ export interface ModelReply {
 
 /** Options of {@link callModel}. */
 export interface ModelCallOptions {
-  agentId: string;
+  /** The agent the call's events are about; undefined for a planning backend of its own. */
+  agentId: string | undefined;
   backend: Backend;
   request: ModelRequest;
   round: number;

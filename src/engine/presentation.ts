@@ -7,8 +7,21 @@
 import type { Clock } from "../clock.js";
 import type { Emitter } from "./emitter.js";
 import { callModel } from "./model-call.js";
-import { presentationSystemPrompt, presentationUserMessage, type HistoryTurn } from "./prompts.js";
+import {
+  personaPrompt,
+  presentationSystemPrompt,
+  presentationUserMessage,
+  type HistoryTurn,
+} from "./prompts.js";
 import type { AgentState, Team } from "./team.js";
+
+/** A mode's final presentation: the presenter's prompt and what stands in for its answer. */
+export interface PresentationPlan {
+  system: string;
+  userMessage: string;
+  /** The final answer when the presentation is skipped, fails or writes nothing. */
+  fallback: string;
+}
 
 export interface PresentationOptions {
   team: Team;
@@ -17,6 +30,12 @@ export interface PresentationOptions {
   history: readonly HistoryTurn[];
   /** Use the presenter's answer as is, without a model call. */
   skip: boolean;
+  /**
+   * The mode's own presentation (decomposition: integrate the parts): its prompt, and the final
+   * answer when the presentation is skipped or writes nothing. Default: the winner's prompt
+   * (step 7) and its winning answer.
+   */
+  plan?: PresentationPlan | undefined;
   emitter: Emitter;
   clock: Clock;
   signal: AbortSignal;
@@ -31,7 +50,8 @@ export async function present(options: PresentationOptions): Promise<string | un
   const { team, presenter, emitter, clock } = options;
   const agentId = presenter.agent.id;
   const label = `${presenter.anonId}.final`;
-  const fallback = presenter.answer?.content ?? team.visibleAnswers()[0]?.content ?? "";
+  const fallback =
+    options.plan?.fallback ?? presenter.answer?.content ?? team.visibleAnswers()[0]?.content ?? "";
   if (options.skip) {
     emitter.emit({ type: "final-answer", agentId, label, content: fallback, source: "answer" });
     return fallback;
@@ -53,17 +73,24 @@ export async function present(options: PresentationOptions): Promise<string | un
       agentId,
       backend: presenter.agent.backend,
       request: {
-        system: presentationSystemPrompt(presenter.agent.systemMessage, presenter.agent.persona),
+        system:
+          options.plan?.system ??
+          presentationSystemPrompt(
+            presenter.agent.systemMessage,
+            personaPrompt(presenter.persona, true),
+          ),
         messages: [
           {
             role: "user",
-            content: presentationUserMessage({
-              question: options.question,
-              history: options.history,
-              answers: team.attributedAnswers(),
-              votes: team.attributedVotes(),
-              presenterId: agentId,
-            }),
+            content:
+              options.plan?.userMessage ??
+              presentationUserMessage({
+                question: options.question,
+                history: options.history,
+                answers: team.attributedAnswers(),
+                votes: team.attributedVotes(),
+                presenterId: agentId,
+              }),
           },
         ],
         tools: [],

@@ -27,6 +27,25 @@ const SENSITIVITY: Record<"lenient" | "balanced" | "strict", string> = {
     "Vote only for an answer you could not meaningfully improve; when in doubt, write a better answer.",
 };
 
+/**
+ * The persona as an agent's system prompt states it (COORDINATION.md "Other modes", personas): as
+ * generated while the agent sees no other agent's answer; once it can, softened to a preference,
+ * so it judges every answer on its merits instead of defending its first view.
+ * @param peersVisible the round shows at least one answer by another agent.
+ */
+export function personaPrompt(
+  persona: string | undefined,
+  peersVisible: boolean,
+): string | undefined {
+  if (persona === undefined || persona.trim() === "") return undefined;
+  if (!peersVisible) return persona;
+  return [
+    "Your starting perspective was:",
+    persona,
+    "You can now see other agents' answers. Treat that perspective as a preference, not a position to defend: judge every answer on its merits and build on the strongest ideas, whoever had them.",
+  ].join("\n");
+}
+
 /** System prompt of a coordination round (voting mode). */
 export function coordinationSystemPrompt(options: {
   systemMessage?: string | undefined;
@@ -72,7 +91,8 @@ export function answersBlock(answers: readonly VisibleAnswer[]): string {
   return `<CURRENT ANSWERS>\n${blocks.join("\n")}\n</CURRENT ANSWERS>`;
 }
 
-function historyBlock(history: readonly HistoryTurn[]): string[] {
+/** The conversation history block, or nothing for a first turn. */
+export function historyBlock(history: readonly HistoryTurn[]): string[] {
   if (history.length === 0) return [];
   const lines = history.map(
     (turn) => `${turn.role === "user" ? "User" : "Assistant"}: ${turn.content}`,

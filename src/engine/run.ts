@@ -18,13 +18,15 @@ import {
   type EngineModeName,
   type ModeContext,
   type ModeSettings,
+  type PrepareContext,
 } from "./modes/index.js";
+import { assignPersonas, type PersonaOptions } from "./personas.js";
 import { present } from "./presentation.js";
 import type { HistoryTurn } from "./prompts.js";
 import { stopReasonOf } from "./stop-reason.js";
 import { Team, type EngineAgent } from "./team.js";
 
-export type { EngineAgent, HistoryTurn };
+export type { EngineAgent, HistoryTurn, PersonaOptions };
 
 /** Options of {@link runCoordination}. */
 export interface RunCoordinationOptions {
@@ -34,7 +36,7 @@ export interface RunCoordinationOptions {
   history?: readonly HistoryTurn[];
   /** The team, in config order; non-empty. */
   agents: readonly EngineAgent[];
-  /** The coordination mode (`./modes/index.ts`): `voting`, `quick` or `single`. */
+  /** The coordination mode (`./modes/index.ts`): `voting`, `quick`, `single`, `decomposition`. */
   mode: EngineModeName;
   settings: ModeSettings;
   /** Whole coordination (ms); on expiry the best answer so far is presented. */
@@ -47,6 +49,8 @@ export interface RunCoordinationOptions {
   signal?: AbortSignal;
   /** Tools that run inside rounds (files, MCP). */
   localTools?: readonly LocalTool[];
+  /** Persona generation before the first round (`--personas`); none when absent. */
+  personas?: PersonaOptions | undefined;
 }
 
 /**
@@ -129,6 +133,15 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
 
   let end: CoordinationEnd;
   try {
+    // Before the first round: personas (any mode), then the mode's own phase (subtasks).
+    const prepare: PrepareContext = {
+      ...context,
+      question: options.question,
+      history,
+      signal: rounds.signal,
+    };
+    if (options.personas !== undefined) await assignPersonas(options.personas, prepare);
+    if (mode.prepare !== undefined && !rounds.signal.aborted) await mode.prepare(prepare);
     end = await coordinator.run();
   } finally {
     timer.abort();
@@ -143,6 +156,10 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     );
   }
   const choice = mode.chooseWinner(end, context);
+  if (choice === undefined && end === "completed") {
+    // Every agent stopped (decomposition) without anyone giving an answer.
+    return void runEnd("failed", "coordination ended without any answer; see the stop events");
+  }
   if (choice === undefined) {
     const seconds = Math.round(options.orchestratorTimeoutMs / 1000);
     return void runEnd("timeout", `no answer before the orchestrator timeout (${seconds} s)`);
@@ -173,6 +190,7 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
       question: options.question,
       history,
       skip: mode.skipPresentation(choice, context),
+      plan: mode.presentation?.(choice, context, { question: options.question, history }),
       emitter,
       clock,
       signal: presentation.signal,

@@ -11,8 +11,10 @@ export interface EngineAgent {
   id: string;
   backend: Backend;
   systemMessage?: string | undefined;
-  /** Persona text put before the system message (persona generation). */
+  /** Persona text put before the system message (given; persona generation may set one). */
   persona?: string | undefined;
+  /** Decomposition mode: the subtask this agent owns (config `agents[].subtask`). */
+  subtask?: string | undefined;
   temperature?: number | undefined;
   /** Output cap per model call (tokens). */
   maxOutputTokens?: number | undefined;
@@ -34,6 +36,16 @@ export interface AgentState {
   consecutiveFailures: number;
   /** Labels of the answers the agent has seen (its own included). */
   seenLabels: Set<string>;
+  /** Persona put before its system message, if any (given, generated or reused). */
+  persona: string | undefined;
+  /** Decomposition mode: the subtask it owns (assigned before the first round). */
+  subtask: string | undefined;
+  /** Decomposition mode: its `stop`, until it starts another round. */
+  stop: { status: "complete" | "blocked"; summary: string } | undefined;
+  /** Decomposition mode: answers in a row given without news from the other agents. */
+  answersWithoutNews: number;
+  /** Decomposition mode: other agents' answers it had seen when it last answered. */
+  peerAnswersSeen: number;
 }
 
 /** The team: agents in config order plus the answer-set version. */
@@ -54,6 +66,11 @@ export class Team {
       vote: undefined,
       consecutiveFailures: 0,
       seenLabels: new Set<string>(),
+      persona: agent.persona,
+      subtask: agent.subtask,
+      stop: undefined,
+      answersWithoutNews: 0,
+      peerAnswersSeen: 0,
     }));
   }
 

@@ -9,7 +9,7 @@ import {
 } from "../backends/index.js";
 import { createVirtualClock, type Clock } from "../clock.js";
 import type { CoordEvent } from "../events/index.js";
-import { runCoordination, type RunCoordinationOptions } from "./run.js";
+import { type EngineAgent, runCoordination, type RunCoordinationOptions } from "./run.js";
 
 /** Default orchestrator settings (the config schema's defaults). */
 export const DEFAULT_SETTINGS: RunCoordinationOptions["settings"] = {
@@ -39,10 +39,14 @@ export async function runScripted(
   scripts: Record<string, ScriptedStep[]>,
   overrides: Partial<Omit<RunCoordinationOptions, "agents" | "settings">> & {
     settings?: Partial<RunCoordinationOptions["settings"]>;
+    /** Extra fields of some agents (`subtask`, `systemMessage`, …), by agent id. */
+    agentFields?: Record<string, Partial<Omit<EngineAgent, "id" | "backend">>>;
   } = {},
 ): Promise<{ events: CoordEvent[]; backends: Record<string, ScriptedBackend> }> {
   const clock = overrides.clock ?? createVirtualClock();
-  const { agents, backends } = scriptedTeam(scripts, clock);
+  const team = scriptedTeam(scripts, clock);
+  const { backends } = team;
+  const agents = team.agents.map((agent) => ({ ...agent, ...overrides.agentFields?.[agent.id] }));
   const events: CoordEvent[] = [];
   for await (const event of runCoordination({
     runId: "run_test",
@@ -136,7 +140,7 @@ function describe(event: CoordEvent): string {
     case "run-start":
       return ` ${event.mode} ${event.agents.map((agent) => agent.anonId).join(",")}`;
     case "round-start":
-      return ` r${event.round}.${event.attempt} ${event.kind} [${event.answersSeen.join(",")}]`;
+      return ` r${event.round}.${event.attempt} ${event.kind}${event.produces ? `:${event.produces}` : ""} [${event.answersSeen.join(",")}]`;
     case "tool-call":
       return ` ${event.toolName}`;
     case "tool-result":
@@ -163,6 +167,14 @@ function describe(event: CoordEvent): string {
       return ` ${event.anonId} ${event.label} votes=${event.votes} ${event.basis}${event.tieBroken ? " tie-broken" : ""}`;
     case "final-answer":
       return ` ${event.label} ${event.source}: ${event.content}`;
+    case "stop":
+      return ` ${event.status}${event.cause === "answer-cap" ? " (answer cap)" : ""}: ${event.summary}`;
+    case "subtask":
+      return ` ${event.anonId} ${event.source}: ${event.subtask}`;
+    case "persona":
+      return ` ${event.source ?? "generated"}: ${event.persona}`;
+    case "warning":
+      return ` ${event.source}: ${event.message}`;
     case "run-end":
       return ` ${event.reason}${event.error ? `: ${event.error}` : ""}`;
     default:

@@ -7,9 +7,10 @@ import type { ToolCall, ToolSpec } from "../backends/index.js";
 
 export const NEW_ANSWER = "new_answer";
 export const VOTE = "vote";
+export const STOP = "stop";
 
 /** Every workflow tool name the engine knows. */
-export const WORKFLOW_TOOL_NAMES = [NEW_ANSWER, VOTE] as const;
+export const WORKFLOW_TOOL_NAMES = [NEW_ANSWER, VOTE, STOP] as const;
 export type WorkflowToolName = (typeof WORKFLOW_TOOL_NAMES)[number];
 
 /** True when `name` is a workflow tool of `allowed` (a mode's names). */
@@ -62,10 +63,40 @@ export function voteTool(candidates: readonly string[]): ToolSpec {
   };
 }
 
+/** Statuses of a `stop` call. */
+export const STOP_STATUSES = ["complete", "blocked"] as const;
+export type StopStatus = (typeof STOP_STATUSES)[number];
+
+/**
+ * `stop(status, summary)` (decomposition mode): the agent is done with its subtask as its current
+ * answer stands (`complete`), or cannot go on (`blocked`).
+ */
+export function stopTool(): ToolSpec {
+  return {
+    name: STOP,
+    description:
+      "Stop working on your subtask: `complete` when your current answer is your finished part, `blocked` when you cannot go on (say why). A new answer from another agent wakes you up again.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        status: { type: "string", enum: [...STOP_STATUSES], description: "complete or blocked." },
+        summary: {
+          type: "string",
+          description:
+            "What your part covers, or (blocked) what stops you, in one or two sentences.",
+        },
+      },
+      required: ["status", "summary"],
+      additionalProperties: false,
+    },
+  };
+}
+
 /** A parsed workflow call, or why it is not one. */
 export type WorkflowCall =
   | { kind: "new_answer"; call: ToolCall; content: string }
   | { kind: "vote"; call: ToolCall; agentId: string; reason: string }
+  | { kind: "stop"; call: ToolCall; status: StopStatus; summary: string }
   | { kind: "invalid"; message: string };
 
 function field(input: unknown, key: string): unknown {
@@ -112,6 +143,20 @@ export function parseWorkflowCall(
       return { kind: "invalid", message: `${NEW_ANSWER} needs a non-empty string "content".` };
     }
     return { kind: "new_answer", call, content: content.trim() };
+  }
+  if (call.toolName === STOP) {
+    const status = field(call.input, "status");
+    if (typeof status !== "string" || !(STOP_STATUSES as readonly string[]).includes(status)) {
+      return { kind: "invalid", message: `${STOP} needs "status": complete or blocked.` };
+    }
+    // Models sometimes name the summary `reason`; both mean the same here.
+    const summary = field(call.input, "summary") ?? field(call.input, "reason");
+    return {
+      kind: "stop",
+      call,
+      status: status as StopStatus,
+      summary: typeof summary === "string" ? summary.trim() : "",
+    };
   }
   const agentId = field(call.input, "agent_id");
   const reason = field(call.input, "reason");

@@ -2,13 +2,14 @@
  * The cost estimate `coord eval` shows before it starts (docs/eval.md "Cost"): model calls and
  * tokens of the runs still to do, priced by the price table (src/backends/pricing.ts). It is a
  * rough guide, not a quote: it assumes agents agree at once (every agent answers once and votes
- * once, one presents), answers of {@link ASSUMED_ANSWER_TOKENS} tokens (or the agent's
+ * once — or, in decomposition, stops once after a decomposer call —, one presents), answers of {@link ASSUMED_ANSWER_TOKENS} tokens (or the agent's
  * `max_tokens` when smaller) and {@link PROMPT_OVERHEAD_TOKENS} tokens of instructions and tool
  * schemas per call, and ≈ 4 characters per token. Hidden reasoning tokens are not counted, so
  * for reasoning models it is a lower bound. A model with no price makes the cost unknown (its
  * tokens are still shown), never a guessed number.
  */
 import type { Config } from "../config/index.js";
+import type { ModeChoice } from "../runner/index.js";
 
 /** Tokens of coordination instructions and tool schemas assumed per call. */
 export const PROMPT_OVERHEAD_TOKENS = 350;
@@ -19,7 +20,7 @@ const SHORT_REPLY_TOKENS = 40;
 
 /** One run still to do. */
 export interface PlannedRun {
-  mode: "voting" | "quick" | "single";
+  mode: ModeChoice["mode"];
   agentIndexes: readonly number[];
   question: string;
 }
@@ -91,12 +92,17 @@ export function estimateCost(options: {
     for (const agent of agents)
       charge(agent, { inputTokens: prompt, outputTokens: answerTokens(agent) });
     if (run.mode === "single") continue;
-    if (run.mode === "voting") {
+    // Voting: every agent votes; decomposition: a decomposer call splits the question, and
+    // every agent ends with a stop. Quick: neither.
+    const judged = run.mode === "voting" || run.mode === "decomposition";
+    if (run.mode === "decomposition")
+      charge(agents[0]!, { inputTokens: prompt, outputTokens: SHORT_REPLY_TOKENS * agents.length });
+    if (judged) {
       for (const agent of agents)
         charge(agent, { inputTokens: prompt + answers, outputTokens: SHORT_REPLY_TOKENS });
     }
     const presenter = agents[0]!;
-    const votes = run.mode === "voting" ? agents.length * SHORT_REPLY_TOKENS : 0;
+    const votes = judged ? agents.length * SHORT_REPLY_TOKENS : 0;
     charge(presenter, {
       inputTokens: prompt + answers + votes,
       outputTokens: answerTokens(presenter),

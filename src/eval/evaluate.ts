@@ -238,21 +238,30 @@ export async function evaluate(options: EvaluateOptions, io: EvaluateIO): Promis
   return { kind: "report", report };
 }
 
-/** The team as the eval runs it: voting with two or more agents, and the baseline agent. */
+/**
+ * The team as the eval runs it: two or more agents in the config's coordination mode (voting or
+ * decomposition), and the baseline agent.
+ * @throws ConfigError for a one-agent config, an unknown --baseline-agent, or --with-quick on a
+ *   decomposition team (as `coord --quick` refuses it).
+ */
 function teamShape(prepared: PreparedRun, options: EvaluateOptions): TeamShape {
   const { config } = prepared;
   const agentIds = config.agents.map((agent) => agent.id);
   const choice = chooseMode(config, {});
-  if (choice.mode !== "voting")
+  if (choice.mode !== "voting" && choice.mode !== "decomposition")
     throw new ConfigError(
       `${options.config} has one agent: coord eval compares a team with its agents alone; give a config with two or more agents`,
+    );
+  if (options.withQuick && choice.mode === "decomposition")
+    throw new ConfigError(
+      `--with-quick does not go with coordination_mode decomposition (${options.config}), where each agent refines its own part: drop --with-quick`,
     );
   const baselineId = options.baselineAgent ?? agentIds[0]!;
   if (!agentIds.includes(baselineId))
     throw new ConfigError(
       `--baseline-agent ${baselineId}: no agent with that id; the config's agents are: ${agentIds.join(", ")}`,
     );
-  return { agentIds, baselineId, withQuick: options.withQuick };
+  return { mode: choice.mode, agentIds, baselineId, withQuick: options.withQuick };
 }
 
 /** The selection in words, for the report. */

@@ -2,7 +2,7 @@
  * What `coord eval` runs per item, named by run keys (the `run` field of results.jsonl), and how
  * self-consistency's k is matched to the team's model calls (docs/eval.md "Method"):
  *
- * - `team`: the team as configured (voting mode);
+ * - `team`: the team as configured (voting or decomposition mode);
  * - `quick`: the team with `--quick` (one answer each, a presenter), with `--with-quick`;
  * - `agent:<id>`: one agent alone (`--single-agent <id>` semantics), for every agent of the team;
  * - `sc:<id>:<n>`: the n-th independent single-agent answer of the baseline agent, n = 2…k; the
@@ -11,6 +11,7 @@
  * Self-consistency majority-votes k answers; k is the team's mean model calls per item, rounded
  * (at least 1), so both spend the same number of calls (Wang et al. 2022, arXiv:2203.11171).
  */
+import type { ModeChoice } from "../runner/index.js";
 import type { RunRecord } from "./results-file.js";
 
 /** The run key of the team. */
@@ -28,19 +29,28 @@ export function sampleRun(agentId: string, n: number): string {
   return n === 1 ? agentRun(agentId) : `sc:${agentId}:${n}`;
 }
 
+/** The coordination modes of a team the eval compares: the config's `coordination_mode`. */
+export type TeamMode = "voting" | "decomposition";
+
 /** How one run is started: the coordination mode and the agents (indexes into the config). */
 export interface RunSpec {
   key: string;
-  mode: "voting" | "quick" | "single";
+  mode: ModeChoice["mode"];
   agentIndexes: number[];
   /** The folder of its logs under `<eval dir>/logs/`. */
   logGroup: string;
-  /** Rough model calls, for the cost estimate and the ETA (voting: every agent answers and votes, one presents). */
+  /**
+   * Rough model calls, for the cost estimate and the ETA (voting: every agent answers and votes,
+   * one presents; decomposition: a decomposer call, then every agent answers and stops, one
+   * integrates).
+   */
   expectedCalls: number;
 }
 
 /** The team as the eval sees it. */
 export interface TeamShape {
+  /** How the team coordinates (the config's `orchestrator.coordination_mode`). */
+  mode: TeamMode;
   /** Agent ids in config order. */
   agentIds: readonly string[];
   /** The baseline agent's id (`--baseline-agent`, else the first). */
@@ -55,10 +65,10 @@ export function firstPhaseRuns(team: TeamShape): RunSpec[] {
   const runs: RunSpec[] = [
     {
       key: TEAM_RUN,
-      mode: "voting",
+      mode: team.mode,
       agentIndexes: all,
       logGroup: "team",
-      expectedCalls: 2 * n + 1,
+      expectedCalls: team.mode === "decomposition" ? 2 * n + 2 : 2 * n + 1,
     },
   ];
   if (team.withQuick)

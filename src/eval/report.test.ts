@@ -68,7 +68,7 @@ function context(
     items,
     scorer: createScorer({ name: "gsm8k" }),
     results: { runs: runs(table), judges: new Map() },
-    team: { agentIds: ["a", "b", "c"], baselineId: "a", withQuick: false },
+    team: { mode: "voting", agentIds: ["a", "b", "c"], baselineId: "a", withQuick: false },
     k,
     kSource: "matched",
     teamCallsPerItem: 7,

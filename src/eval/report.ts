@@ -79,7 +79,7 @@ export interface ItemReport {
 export interface EvalReport {
   version: number;
   dataset: { path: string; sha256: string; items_total: number; selection: string };
-  config: { path: string; agents: string[]; mode: "voting" };
+  config: { path: string; agents: string[]; mode: TeamShape["mode"] };
   scorer: { name: string; description: string };
   baseline_agent: string;
   self_consistency: {
@@ -129,7 +129,7 @@ export function buildReport(context: ReportContext): EvalReport {
     kind: MethodKind;
     agent: string | null;
     byItem: Map<string, Outcome>;
-  }> = [{ id: "team", label: "team (voting)", kind: "team", agent: null, byItem: base.team }];
+  }> = [{ id: "team", label: `team (${team.mode})`, kind: "team", agent: null, byItem: base.team }];
   if (base.quick)
     rows.push({
       id: "quick",
@@ -207,7 +207,7 @@ export function buildReport(context: ReportContext): EvalReport {
       items_total: context.dataset.itemsTotal,
       selection: context.dataset.selection,
     },
-    config: { path: context.configPath, agents: [...team.agentIds], mode: "voting" },
+    config: { path: context.configPath, agents: [...team.agentIds], mode: team.mode },
     scorer: { name: context.scorer.name, description: context.scorer.description },
     baseline_agent: team.baselineId,
     self_consistency: {

@@ -5,7 +5,7 @@
  */
 import { relative } from "node:path";
 import { join } from "node:path";
-import { type PreparedRun, runLogOptions, runTeam } from "../runner/index.js";
+import { type ModeChoice, type PreparedRun, runLogOptions, runTeam } from "../runner/index.js";
 import { costUsdOf, type RunState, wallTimeMs } from "../session/index.js";
 import type { RunRecord } from "./results-file.js";
 
@@ -25,7 +25,7 @@ export type RunFacts = Pick<
 
 /** How to start one run: its mode, its agents (indexes into the config) and its log folder. */
 export interface RunRequest {
-  mode: "voting" | "quick" | "single";
+  mode: ModeChoice["mode"];
   agentIndexes: readonly number[];
   /** Folder under `<eval dir>/logs/`. */
   logGroup: string;

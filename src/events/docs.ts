@@ -56,6 +56,11 @@ export function renderEventReference(): string {
     "final answer come as blocks: `<kind>-start`, `<kind>-delta`…, `<kind>-end`, sharing a `blockId`",
     "unique in the run; every block opened is closed, however the model call ends.",
     "",
+    "Before the first coordination round, planning calls (`round-start` of kind `plan`, `produces`",
+    "`personas` or `subtasks`) give each agent a `persona` (`--personas`) and, in decomposition mode,",
+    "a `subtask`; there an agent ends its work with `stop` (`cause: answer-cap` when the engine",
+    "stopped it). See [coordination.md](coordination.md).",
+    "",
   ];
   for (const member of members) {
     const properties = member.properties ?? {};

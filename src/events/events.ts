@@ -47,6 +47,7 @@ export const RoundOutcome = z.enum([
   "error", // the backend failed (after retries)
   "aborted", // cancelled: timeout, interrupt, or the run ended
   "final", // the final presentation round
+  "plan", // a planning call before coordination (subtasks, personas) that gave its output
 ]);
 export type RoundOutcome = z.infer<typeof RoundOutcome>;
 
@@ -114,6 +115,12 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     attempt: z.number().int().positive(),
     /** `coordinate`: a workflow round; `final`: the final presentation; `plan`: a planning call. */
     kind: z.enum(["coordinate", "final", "plan"]),
+    /**
+     * What a `plan` round produces: `subtasks` (the decomposer, decomposition mode) or `personas`
+     * (the persona generator). A plan round without `agentId` ran on the persona generator's own
+     * backend (`persona_generator.backend`).
+     */
+    produces: z.enum(["subtasks", "personas"]).optional(),
     /** Answer labels (`agent<N>.<M>`) the agent can see at the start of this round. */
     answersSeen: z.array(z.string()),
   }),
@@ -171,10 +178,29 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     causeLabel: z.string(),
     cleared: z.number().int().nonnegative(),
   }),
+  /**
+   * Decomposition mode: the agent stopped working on its subtask, `complete` (its current answer
+   * is its part) or `blocked` (`summary` says why). A new answer it has not seen wakes it again.
+   */
   ev("stop", {
     round: z.number().int().positive(),
     status: z.enum(["complete", "blocked"]),
     summary: z.string(),
+    /**
+     * `agent`: the agent called `stop`; `answer-cap`: it gave `max_new_answers_per_agent` answers
+     * in a row without news from the others, so the engine stopped it. Absent means `agent`.
+     */
+    cause: z.enum(["agent", "answer-cap"]).optional(),
+  }),
+  /**
+   * Decomposition mode, before the first round: the subtask the agent owns. `source`: `config`
+   * (its `subtask:` key), `decomposer` (the planning call), `fallback` (the planning call failed;
+   * see the `warning` event).
+   */
+  ev("subtask", {
+    anonId: z.string(),
+    subtask: z.string(),
+    source: z.enum(["config", "decomposer", "fallback"]),
   }),
   ev("agent-error", {
     round: z.number().int().nonnegative(),
@@ -206,7 +232,15 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     outcome: RoundOutcome,
     durationMs: z.number().nonnegative(),
   }),
-  ev("persona", { persona: z.string() }),
+  /**
+   * The persona put before the agent's system message (persona generation, before the first
+   * round). `source`: `generated` by this run's persona call, or `session`: reused from an earlier
+   * turn (`persist_across_turns`). Absent means `generated`.
+   */
+  ev("persona", {
+    persona: z.string(),
+    source: z.enum(["generated", "session"]).optional(),
+  }),
   ev("winner", {
     anonId: z.string(),
     label: z.string(),

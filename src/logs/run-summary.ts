@@ -30,6 +30,8 @@ export interface RoundsJson {
   /** Rounds cut short by the orchestrator timeout, an interrupt or the run's end. */
   aborted: number;
   final: number;
+  /** Planning calls before coordination (the decomposer, the persona generator). */
+  plan: number;
   total: number;
   /** `vote-refused` events: votes on a stale answer set (the round went on). */
   vote_refused: number;
@@ -62,6 +64,12 @@ export interface SummaryAgentJson {
   retries: { count: number; wait_ms: number };
   /** The agent's last error message, if any. */
   last_error: string | null;
+  /** Decomposition mode: the agent's subtask and where it came from (`config`, `decomposer`, `fallback`). */
+  subtask: { text: string; source: string } | null;
+  /** Decomposition mode: the agent's last `stop`, unless it worked again after it. */
+  stop: { status: "complete" | "blocked"; summary: string } | null;
+  /** The persona the agent ran with, if any. */
+  persona: string | null;
 }
 
 /** Model-call timing of one backend and model (agents sharing both are grouped). */
@@ -114,7 +122,18 @@ export interface LogsSummaryJson {
   } | null;
   final_answer: { label: string | null; source: string | null; characters: number } | null;
   agents: SummaryAgentJson[];
-  totals: Omit<SummaryAgentJson, "id" | "anon_id" | "backend" | "model" | "status" | "last_error">;
+  totals: Omit<
+    SummaryAgentJson,
+    | "id"
+    | "anon_id"
+    | "backend"
+    | "model"
+    | "status"
+    | "last_error"
+    | "subtask"
+    | "stop"
+    | "persona"
+  >;
   /** The {@link TOP_TOOLS} tools with the most execution time. */
   top_tools: ToolRowJson[];
   tool_totals: { calls: number; failures: number; total_ms: number };
@@ -180,6 +199,9 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
       answers: agent.answers,
       ...countersPart(agent, refused.get(agent.id) ?? 0),
       last_error: state.agents[index]?.lastError?.message ?? null,
+      subtask: state.agents[index]?.subtask ?? null,
+      stop: state.agents[index]?.stop ?? null,
+      persona: state.agents[index]?.persona ?? null,
     })),
     totals: {
       answers: state.answers.length,

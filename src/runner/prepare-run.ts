@@ -8,7 +8,7 @@
 import type { Config } from "../config/index.js";
 import type { EngineModeName } from "../engine/index.js";
 import { withCwdContext, type CwdContext } from "./cwd-context.js";
-import { chooseMode, resolveConfig, type RunFlags } from "./resolve-run.js";
+import { chooseMode, resolveConfig, type RunFlags, withPersonasFlag } from "./resolve-run.js";
 import { defaultLogRoot, type RunLogOptions } from "./start-run.js";
 
 /** Environment variables, as `process.env`. */
@@ -50,7 +50,8 @@ export interface PreparedRun {
 /**
  * Loads the environment and the config, and chooses the mode and agents.
  * @throws ConfigError (exit 1) for conflicting flags, an unreadable or invalid config, no config
- *   at all, a backend this version cannot run, an unknown `--single-agent` id or coordination mode.
+ *   at all, a backend this version cannot run, an unknown `--single-agent` id, coordination mode
+ *   or `--personas` value.
  */
 export async function prepareRun(
   flags: PrepareFlags,
@@ -62,10 +63,11 @@ export async function prepareRun(
     env = await loadEnvFiles({ home: context.home, env: context.env });
   }
   const resolved = await resolveConfig(flags, { cwd: context.cwd, home: context.home, env });
-  const config = withCwdContext(resolved.config, flags.cwdContext ?? "off", context.cwd);
+  const baseConfig = withPersonasFlag(resolved.config, flags.personas);
+  const config = withCwdContext(baseConfig, flags.cwdContext ?? "off", context.cwd);
   return {
     env,
-    baseConfig: resolved.config,
+    baseConfig,
     config,
     configPath: resolved.path,
     warnings: resolved.warnings,

@@ -4,6 +4,7 @@
  * discovery", section 4.1, section 7; COORDINATION.md "Other modes".
  */
 import type { Config } from "../config/index.js";
+import type { EngineModeName } from "../engine/index.js";
 import { ConfigError } from "../errors.js";
 
 /** The flags of `coord [OPTIONS] "<question>"` this module reads. */
@@ -16,6 +17,8 @@ export interface RunFlags {
   singleAgent?: string | boolean | undefined;
   quick?: boolean | undefined;
   coordinationMode?: string | undefined;
+  /** `--personas MODE`: a diversity mode, or `off`. */
+  personas?: string | undefined;
 }
 
 /** A config ready to run, with where it came from and what to warn about. */
@@ -99,25 +102,27 @@ export async function quickSetup(flags: {
 
 /** The mode and the agents (by index) that take part. */
 export interface ModeChoice {
-  mode: "voting" | "quick" | "single";
+  mode: EngineModeName;
   /** Indexes into `config.agents`, in config order. */
   agentIndexes: number[];
 }
 
+/** Values of `--coordination-mode` (and `orchestrator.coordination_mode`). */
+const COORDINATION_MODES = ["voting", "decomposition"] as const;
+
 /**
  * Chooses the coordination mode: `--single-agent [ID]` (first agent by default), `--quick`, a
- * one-agent config (single), else voting.
- * @throws ConfigError for an unknown `--single-agent` id (listing the ids), or for
- *   `decomposition`, which this version does not run yet.
+ * one-agent config (single), else `--coordination-mode` / `orchestrator.coordination_mode`
+ * (voting or decomposition).
+ * @throws ConfigError for an unknown `--single-agent` id (listing the ids), an unknown
+ *   coordination mode, or `--quick` with decomposition (decomposition refines until each agent
+ *   stops; refine off has no meaning there).
  */
 export function chooseMode(config: Config, flags: RunFlags): ModeChoice {
   const coordinationMode = flags.coordinationMode ?? config.orchestrator.coordination_mode;
-  if (coordinationMode !== "voting") {
-    const known = ["voting", "decomposition"];
+  if (!(COORDINATION_MODES as readonly string[]).includes(coordinationMode)) {
     throw new ConfigError(
-      known.includes(coordinationMode)
-        ? `--coordination-mode ${coordinationMode} is not available yet in this version of coord; use voting (the default) or --quick`
-        : `--coordination-mode ${coordinationMode}: expected one of ${known.join(", ")}`,
+      `--coordination-mode ${coordinationMode}: expected one of ${COORDINATION_MODES.join(", ")}`,
     );
   }
   if (flags.singleAgent !== undefined && flags.singleAgent !== false) {
@@ -132,7 +137,47 @@ export function chooseMode(config: Config, flags: RunFlags): ModeChoice {
     return { mode: "single", agentIndexes: [index] };
   }
   const all = config.agents.map((_, index) => index);
+  if (flags.quick && coordinationMode === "decomposition") {
+    throw new ConfigError(
+      "--quick (refine off) does not go with coordination_mode decomposition, where each agent refines its part until it stops: drop --quick, or use --coordination-mode voting",
+    );
+  }
   if (flags.quick) return { mode: "quick", agentIndexes: all };
   if (config.agents.length === 1) return { mode: "single", agentIndexes: all };
-  return { mode: "voting", agentIndexes: all };
+  return { mode: coordinationMode as (typeof COORDINATION_MODES)[number], agentIndexes: all };
+}
+
+/** Values of `--personas`: a diversity mode, or `off`. */
+export const PERSONA_FLAG_VALUES = ["perspective", "implementation", "methodology", "off"] as const;
+
+/**
+ * The config with `--personas MODE` applied: a diversity mode turns
+ * `orchestrator.coordination.persona_generator` on in that mode (its other keys kept); `off`
+ * turns it off. Without the flag the config is returned as is.
+ * @throws ConfigError for a value that is not one of {@link PERSONA_FLAG_VALUES}.
+ */
+export function withPersonasFlag(config: Config, personas: string | undefined): Config {
+  if (personas === undefined) return config;
+  if (!(PERSONA_FLAG_VALUES as readonly string[]).includes(personas)) {
+    throw new ConfigError(
+      `--personas ${personas}: expected one of ${PERSONA_FLAG_VALUES.join(", ")}`,
+    );
+  }
+  const coordination = config.orchestrator.coordination;
+  const current = coordination.persona_generator;
+  const generator =
+    personas === "off"
+      ? { ...current, enabled: false }
+      : {
+          ...current,
+          enabled: true,
+          diversity_mode: personas as Exclude<(typeof PERSONA_FLAG_VALUES)[number], "off">,
+        };
+  return {
+    ...config,
+    orchestrator: {
+      ...config.orchestrator,
+      coordination: { ...coordination, persona_generator: generator },
+    },
+  };
 }

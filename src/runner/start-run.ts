@@ -10,7 +10,7 @@ import { basename, join, resolve } from "node:path";
 import type { Backend } from "../backends/index.js";
 import { systemClock, type Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
-import type { EngineModeName, HistoryTurn } from "../engine/index.js";
+import type { EngineModeName, HistoryTurn, PersonaOptions } from "../engine/index.js";
 import type { StopReason } from "../events/index.js";
 import {
   createLiveRun,
@@ -48,6 +48,11 @@ export interface StartRunOptions {
   question: string;
   /** Earlier turns, oldest first. */
   history?: readonly HistoryTurn[];
+  /**
+   * Personas of the session's latest turn, by agent id: reused instead of generating new ones
+   * when `persona_generator.persist_across_turns` is on and they cover the team.
+   */
+  personas?: Readonly<Record<string, string>> | undefined;
   /** Added to every agent's system message (e.g. a chat request's system message). */
   extraSystemMessage?: string;
   /** Environment (merged with ~/.config/coord/.env): keys and `COORD_*` settings. */
@@ -153,12 +158,14 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
         id: agent.id,
         backend: backends[position]!,
         systemMessage: system === "" ? undefined : system,
+        subtask: agent.subtask,
         temperature: agent.backend.temperature,
         maxOutputTokens: agent.backend.max_tokens,
       };
     }),
     mode: options.mode,
     settings: config.orchestrator,
+    personas: personaOptions(options, backends[options.agentIndexes.length]),
     orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
     clock,
     signal: stopper.signal,
@@ -210,12 +217,31 @@ async function openLog(options: StartRunOptions, clock: Clock): Promise<LogWrite
   });
 }
 
+/** The engine's persona options: none unless `persona_generator.enabled` (or `--personas`). */
+function personaOptions(
+  options: StartRunOptions,
+  ownBackend: Backend | undefined,
+): PersonaOptions | undefined {
+  const generator = options.config.orchestrator.coordination.persona_generator;
+  if (!generator.enabled) return undefined;
+  return {
+    diversityMode: generator.diversity_mode,
+    guidelines: generator.persona_guidelines,
+    backend: ownBackend,
+    reuse: generator.persist_across_turns ? options.personas : undefined,
+  };
+}
+
 async function closeBackends(backends: readonly Backend[]): Promise<void> {
   await Promise.allSettled(backends.map(async (backend) => backend.close?.()));
 }
 
+/**
+ * The agents' backends in `agentIndexes` order, then the persona generator's own backend when
+ * `persona_generator` is enabled with a `backend:` of its own.
+ */
 async function createBackends(options: StartRunOptions, clock: Clock): Promise<Backend[]> {
-  const { createBackend } = await import("../backends/registry.js");
+  const { createBackend, createBackendAt } = await import("../backends/registry.js");
   const { withRetry } = await import("../backends/retry.js");
   const { withPricing } = await import("../backends/with-pricing.js");
   const { config } = options;
@@ -228,6 +254,20 @@ async function createBackends(options: StartRunOptions, clock: Clock): Promise<B
       const backend = await createBackend(agent, index, { env: options.env, cwd: options.cwd });
       // A script is exact: never retried; it has no price (cost unknown). Others are priced
       // outside the retries: only the call that finished is billed.
+      backends.push(
+        backend.type === "scripted"
+          ? backend
+          : withPricing(withRetry(backend, { clock, requestTimeoutMs })),
+      );
+    }
+    const generator = config.orchestrator.coordination.persona_generator;
+    if (generator.enabled && generator.backend !== undefined) {
+      const path = "orchestrator.coordination.persona_generator";
+      const backend = await createBackendAt(
+        { id: "persona_generator", backend: generator.backend },
+        { where: path, path: `${path}.backend` },
+        { env: options.env, cwd: options.cwd },
+      );
       backends.push(
         backend.type === "scripted"
           ? backend

@@ -72,6 +72,7 @@ const ZERO_ROUNDS: RoundCounts = {
   error: 0,
   aborted: 0,
   final: 0,
+  plan: 0,
 };
 
 /** Counters before any event. */

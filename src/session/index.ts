@@ -24,6 +24,7 @@ export {
 export {
   createSessionStore,
   historyFromTurns,
+  latestPersonas,
   type HistoryMessage,
   type SessionRecord,
   SessionsFileError,

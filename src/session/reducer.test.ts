@@ -376,6 +376,7 @@ describe("reduceRun", () => {
       error: 1,
       aborted: 0,
       final: 1,
+      plan: 0,
     });
   });
 

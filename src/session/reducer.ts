@@ -89,6 +89,8 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
           attempt: event.attempt,
           roundKind: event.kind,
           activeTool: null,
+          // A new coordination round means the agent works again (woken from its stop).
+          ...(event.kind === "coordinate" ? { stop: null } : {}),
           ...(event.attempt === 1 ? { text: "", reasoning: "" } : {}),
         })),
       };
@@ -223,6 +225,14 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
         ...state,
         agents: updateAgent(state, id, (agent) => ({ ...agent, persona: event.persona })),
       };
+    case "subtask":
+      return {
+        ...state,
+        agents: updateAgent(state, id, (agent) => ({
+          ...agent,
+          subtask: { text: event.subtask, source: event.source },
+        })),
+      };
     case "winner": {
       const agentId = id ?? state.agents.find((agent) => agent.anonId === event.anonId)?.id ?? null;
       return {
@@ -334,6 +344,7 @@ function newAgent(info: EventOf<"run-start">["agents"][number]): AgentState {
     vote: null,
     stop: null,
     persona: null,
+    subtask: null,
     text: "",
     reasoning: "",
     activeTool: null,
@@ -395,6 +406,8 @@ function statusAfterRound(outcome: RoundOutcome): AgentStatus {
       return "stopped";
     case "final":
       return "done";
+    case "plan":
+      return "waiting";
     case "error":
       return "error";
     case "invalid":

@@ -79,6 +79,11 @@ export interface AgentState {
   /** Decomposition mode: the agent's `stop`. */
   readonly stop: { readonly status: "complete" | "blocked"; readonly summary: string } | null;
   readonly persona: string | null;
+  /** Decomposition mode: the subtask the agent owns and where it came from. */
+  readonly subtask: {
+    readonly text: string;
+    readonly source: EventOf<"subtask">["source"];
+  } | null;
   /** Streamed text of the current round: its last {@link STREAM_TEXT_CAP} characters. */
   readonly text: string;
   /** Streamed reasoning of the current round: its last {@link STREAM_TEXT_CAP} characters. */

@@ -79,6 +79,12 @@ export interface TurnRecord {
   /** Answers (label, agent, text) and votes (voter → target, reason), for `/inspect`. */
   answers: Array<{ label: string; agent_id: string; content: string }>;
   votes: Array<{ voter_id: string; target_id: string; label: string; reason: string }>;
+  /**
+   * The personas the agents ran with (persona generation), by real agent id; absent without
+   * personas (and in turns written before coord saved them). Reused by a later turn with
+   * `persona_generator.persist_across_turns`.
+   */
+  personas?: Record<string, string>;
 }
 
 /** A message of the conversation history (the engine's `HistoryTurn` shape). */
@@ -306,4 +312,16 @@ export function historyFromTurns(turns: readonly TurnRecord[]): HistoryMessage[]
           { role: "assistant" as const, content: turn.answer },
         ],
   );
+}
+
+/**
+ * The personas of the latest turn that has any, by real agent id (for
+ * `persona_generator.persist_across_turns`); undefined when no turn has personas.
+ */
+export function latestPersonas(turns: readonly TurnRecord[]): Record<string, string> | undefined {
+  for (let index = turns.length - 1; index >= 0; index--) {
+    const personas = turns[index]!.personas;
+    if (personas !== undefined && Object.keys(personas).length > 0) return personas;
+  }
+  return undefined;
 }

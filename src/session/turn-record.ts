@@ -1,6 +1,6 @@
 /**
  * A finished run, written down as a session turn ({@link TurnRecord}): the question, the final
- * answer, the winner, the answers and the votes, derived from the reducer's state (STYLE.md
+ * answer, the winner, the answers and the votes, the personas, derived from the reducer's state (STYLE.md
  * rule 3: nothing is tracked twice).
  */
 import type { RunState } from "./run-state.js";
@@ -22,6 +22,9 @@ export function turnRecordFromState(
   },
 ): TurnRecord {
   const completed = state.endReason === "completed" && state.finalAnswer !== null;
+  const personas = Object.fromEntries(
+    state.agents.flatMap((agent) => (agent.persona !== null ? [[agent.id, agent.persona]] : [])),
+  );
   return {
     turn: options.turn,
     question: options.question,
@@ -42,5 +45,6 @@ export function turnRecordFromState(
       label: vote.label,
       reason: vote.reason,
     })),
+    ...(Object.keys(personas).length > 0 ? { personas } : {}),
   };
 }

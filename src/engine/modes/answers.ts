@@ -4,7 +4,7 @@
  * checking a new answer against the current ones, and recording a vote or refusing a stale one.
  */
 import { jaccard, NOVELTY_THRESHOLDS } from "../novelty.js";
-import { staleVoteMessage } from "../prompts.js";
+import { personaPrompt, staleVoteMessage } from "../prompts.js";
 import type { SubmitResult } from "../agent-round.js";
 import type { AgentState } from "../team.js";
 import type { WorkflowCall } from "../workflow-tools.js";
@@ -131,4 +131,15 @@ export function presenterOf(context: ModeContext, fallback: AgentState): AgentSt
 /** The first agent in config order with a current answer. */
 export function firstWithAnswer(context: ModeContext): AgentState | undefined {
   return context.team.agents.find((agent) => agent.answer !== undefined);
+}
+
+/**
+ * The agent's persona as its next round states it: softened once the answer set holds another
+ * agent's answer (see {@link personaPrompt}).
+ */
+export function personaOf(agent: AgentState, context: ModeContext): string | undefined {
+  const peersVisible = context.team
+    .visibleAnswers()
+    .some((answer) => answer.anonId !== agent.anonId);
+  return personaPrompt(agent.persona, peersVisible);
 }

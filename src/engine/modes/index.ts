@@ -2,16 +2,19 @@
  * The registry of coordination modes: a mode name to its {@link CoordinationModeSpec}. A new mode
  * is one file in this folder and one line here.
  */
+import { decompositionMode } from "./decomposition.js";
 import type { CoordinationModeSpec } from "./mode.js";
 import { quickMode } from "./quick.js";
 import { singleMode } from "./single.js";
 import { votingMode } from "./voting.js";
 
 export type {
+  Conversation,
   CoordinationEnd,
   CoordinationModeSpec,
   ModeContext,
   ModeSettings,
+  PrepareContext,
   WinnerChoice,
 } from "./mode.js";
 
@@ -20,6 +23,7 @@ export const COORDINATION_MODES = {
   voting: votingMode,
   quick: quickMode,
   single: singleMode,
+  decomposition: decompositionMode,
 } as const satisfies Record<string, CoordinationModeSpec>;
 
 /** A mode name the engine runs. */

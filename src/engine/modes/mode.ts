@@ -1,7 +1,7 @@
 /**
  * The coordination-mode interface (COORDINATION.md "Voting mode", "Other modes"): everything that
- * differs between voting, quick, single agent and the modes still to come (decomposition,
- * planning) is a method here; the coordinator (`../coordinator.ts`), the round (`../agent-round.ts`)
+ * differs between voting, quick, single agent, decomposition and the modes still to come
+ * (planning) is a method here; the coordinator (`../coordinator.ts`), the round (`../agent-round.ts`)
  * and the run (`../run.ts`) ask the mode instead of testing its name.
  *
  * A mode is a plain object; `./index.ts` is the registry that maps a mode name to it.
@@ -12,6 +12,8 @@ import type { EventOf } from "../../events/index.js";
 import type { OrchestratorConfig } from "../../config/index.js";
 import type { SubmitResult } from "../agent-round.js";
 import type { Emitter } from "../emitter.js";
+import type { PresentationPlan } from "../presentation.js";
+import type { HistoryTurn } from "../prompts.js";
 import type { AgentState, Team } from "../team.js";
 import type { WorkflowCall, WorkflowToolName } from "../workflow-tools.js";
 
@@ -35,6 +37,19 @@ export interface ModeContext {
   settings: ModeSettings;
   emitter: Emitter;
   clock: Clock;
+}
+
+/** The conversation the run answers. */
+export interface Conversation {
+  question: string;
+  /** Earlier turns, oldest first. */
+  history: readonly HistoryTurn[];
+}
+
+/** What a mode's pre-coordination phase works with. */
+export interface PrepareContext extends ModeContext, Conversation {
+  /** Aborted when the run is stopped (interrupt, timeout, shutdown). */
+  signal: AbortSignal;
 }
 
 /** How coordination ended before the winner is chosen (the engine's view of `run-end.reason`). */
@@ -75,4 +90,18 @@ export interface CoordinationModeSpec {
   chooseWinner(end: "completed" | "timeout", context: ModeContext): WinnerChoice | undefined;
   /** True when the winning answer is final as is (no presentation model call). */
   skipPresentation(choice: WinnerChoice, context: ModeContext): boolean;
+  /**
+   * Optional work before the first round (decomposition: assign the subtasks), emitting its own
+   * events. Never throws for a model failure: it falls back and says so in a `warning` event.
+   */
+  prepare?(context: PrepareContext): Promise<void>;
+  /**
+   * Optional: the mode's own final presentation (decomposition: integrate every part). Default:
+   * the winner's presentation of COORDINATION.md step 7.
+   */
+  presentation?(
+    choice: WinnerChoice,
+    context: ModeContext,
+    conversation: Conversation,
+  ): PresentationPlan;
 }

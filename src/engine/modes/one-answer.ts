@@ -6,7 +6,7 @@
  */
 import { coordinationSystemPrompt } from "../prompts.js";
 import { newAnswerTool } from "../workflow-tools.js";
-import { recordAnswer } from "./answers.js";
+import { personaOf, recordAnswer } from "./answers.js";
 import type { CoordinationModeSpec } from "./mode.js";
 
 /** A one-answer-each mode with its own winner and presentation rules. */
@@ -20,7 +20,7 @@ export function oneAnswerMode(
     systemPrompt: (agent, context) =>
       coordinationSystemPrompt({
         systemMessage: agent.agent.systemMessage,
-        persona: agent.agent.persona,
+        persona: personaOf(agent, context),
         teamSize: context.team.agents.length,
         sensitivity: context.settings.voting_sensitivity,
         canAnswer: true,

@@ -11,6 +11,7 @@ import {
   refuseUnoriginal,
   submitVote,
   withinAnswerCaps,
+  personaOf,
 } from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
 
@@ -31,7 +32,7 @@ export const votingMode: CoordinationModeSpec = {
   systemPrompt(agent, context) {
     return coordinationSystemPrompt({
       systemMessage: agent.agent.systemMessage,
-      persona: agent.agent.persona,
+      persona: personaOf(agent, context),
       teamSize: context.team.agents.length,
       sensitivity: context.settings.voting_sensitivity,
       canAnswer: withinAnswerCaps(agent, context),
@@ -49,6 +50,9 @@ export const votingMode: CoordinationModeSpec = {
 
   submit(agent, call, seenVersion, context) {
     if (call.kind === "vote") return submitVote(agent, call, seenVersion, context);
+    if (call.kind !== "new_answer") {
+      return { status: "invalid", message: "End your turn with new_answer or vote." };
+    }
     if (!withinAnswerCaps(agent, context)) {
       return {
         status: "invalid",

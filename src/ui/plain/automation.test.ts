@@ -52,3 +52,28 @@ test("a run without an answer: no answer file, COMPLETED: false", () => {
   output.end(state, { answerFile: "/x/final_answer.md" });
   expect(text).toBe("WINNER: none\nANSWER_FILE: none\nDURATION: 0.5s\nCOMPLETED: false\n");
 });
+
+test("decomposition: a SUBTASK line per agent and a STOP line per stop, as they happen", () => {
+  let text = "";
+  const output = createAutomationOutput({ write: (chunk: string) => (text += chunk) });
+  const envelope = { v: 2 as const, seq: 1, time: "2026-01-01T00:00:00.000Z", runId: "r" };
+  output.event({
+    ...envelope,
+    type: "subtask",
+    agentId: "alice",
+    anonId: "agent1",
+    subtask: "Choose\nthe food.",
+    source: "config",
+  });
+  output.event({
+    ...envelope,
+    type: "stop",
+    agentId: "alice",
+    round: 2,
+    status: "blocked",
+    summary: "no menu",
+    cause: "agent",
+  });
+  output.event({ ...envelope, type: "text-start", agentId: "alice", round: 1, blockId: "b1" });
+  expect(text).toBe("SUBTASK: alice: Choose the food.\nSTOP: alice blocked: no menu\n");
+});

@@ -1,12 +1,13 @@
 /**
  * `--automation` output: a fixed set of `KEY: value` lines on stdout for scripts and agents that
- * drive coord, and nothing else (progress and the answer stay out of it):
+ * drive coord, and nothing else (streamed text and the answer stay out of it):
  *
  * ```
  * LOG_DIR: <the log_… directory, or "none" with --no-logs>
  * STATUS: <the turn's status.json, rewritten atomically while the run goes on, or "none">
  * QUESTION: <the question on one line>
- * … the run …
+ * SUBTASK: <agent id>: <its subtask on one line>          (decomposition mode, one per agent)
+ * STOP: <agent id> <complete|blocked>: <summary on one line> (decomposition mode, each stop)
  * WINNER: <the winning agent's id, or "none">
  * ANSWER_FILE: <final_answer.md (or the --output-file path), or "none" without an answer>
  * DURATION: <seconds with one decimal, e.g. 12.3s>
@@ -15,6 +16,7 @@
  *
  * The exit code says how the run ended (ARCHITECTURE.md "Exit codes"); errors go to stderr.
  */
+import type { CoordEvent } from "../../events/index.js";
 import { type RunState, wallTimeMs } from "../../session/index.js";
 import { oneLine } from "./trace-lines.js";
 
@@ -26,6 +28,8 @@ export interface AutomationOutput {
     statusFile: string | undefined;
     question: string;
   }): void;
+  /** Prints the line an event makes, if any: SUBTASK and STOP (decomposition mode). */
+  event(event: CoordEvent): void;
   /** Prints WINNER, ANSWER_FILE, DURATION and COMPLETED. */
   end(state: RunState, info: { answerFile: string | undefined }): void;
 }
@@ -40,6 +44,12 @@ export function createAutomationOutput(out: { write(text: string): unknown }): A
       out.write(
         `LOG_DIR: ${logDir ?? "none"}\nSTATUS: ${statusFile ?? "none"}\nQUESTION: ${oneLine(question)}\n`,
       );
+    },
+    event(event) {
+      if (event.type === "subtask")
+        out.write(`SUBTASK: ${event.agentId ?? event.anonId}: ${oneLine(event.subtask)}\n`);
+      if (event.type === "stop")
+        out.write(`STOP: ${event.agentId ?? "?"} ${event.status}: ${oneLine(event.summary)}\n`);
     },
     end(state, { answerFile }) {
       const completed = state.endReason === "completed" && state.finalAnswer !== null;

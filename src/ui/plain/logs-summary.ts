@@ -19,7 +19,7 @@ const WINNER_BASIS = {
   timeout: "best answer so far at the orchestrator timeout",
   single: "single agent",
   quick: "presenter in quick mode",
-  decomposition: "decomposition",
+  decomposition: "decomposition presenter: integrates every part",
 } as const;
 
 /** Warnings listed in the header; `--json` has them all. */
@@ -36,6 +36,7 @@ export function renderLogsSummary(summary: LogsSummaryJson, options: SummaryText
   const sections = [
     header(summary, options),
     agentsTable(summary),
+    rolesSection(summary),
     roundsTable(summary),
     tokensTable(summary),
     toolsSection(summary),
@@ -141,8 +142,42 @@ function agentsTable(summary: LogsSummaryJson): string {
   return renderTable(columns, rows);
 }
 
+/** Decomposition subtasks (with each agent's stop) and personas, one line per agent. */
+function rolesSection(summary: LogsSummaryJson): string {
+  const width = Math.max(...summary.agents.map((agent) => agent.id.length));
+  const line = (id: string, text: string) => `  ${id.padEnd(width)}  ${text}`;
+  const sections: string[] = [];
+  const withSubtasks = summary.agents.filter((agent) => agent.subtask !== null);
+  if (withSubtasks.length > 0) {
+    sections.push(
+      [
+        "Subtasks:",
+        ...withSubtasks.map((agent) => {
+          const source = agent.subtask!.source === "config" ? "" : ` (${agent.subtask!.source})`;
+          const stop =
+            agent.stop === null
+              ? ""
+              : ` — stopped, ${agent.stop.status}${agent.stop.summary ? `: ${oneLine(agent.stop.summary, 100)}` : ""}`;
+          return line(agent.id, `${oneLine(agent.subtask!.text, 120)}${source}${stop}`);
+        }),
+      ].join("\n"),
+    );
+  }
+  const withPersonas = summary.agents.filter((agent) => agent.persona !== null);
+  if (withPersonas.length > 0) {
+    sections.push(
+      [
+        "Personas:",
+        ...withPersonas.map((agent) => line(agent.id, oneLine(agent.persona!, 160))),
+      ].join("\n"),
+    );
+  }
+  return sections.join("\n\n");
+}
+
 function roundsTable(summary: LogsSummaryJson): string {
   const withStops = summary.totals.rounds.stop > 0;
+  const withPlans = summary.totals.rounds.plan > 0;
   const columns: TableColumn[] = [
     { header: "Rounds" },
     { header: "Answers", align: "right" },
@@ -153,6 +188,7 @@ function roundsTable(summary: LogsSummaryJson): string {
     { header: "Invalid", align: "right" },
     { header: "Timeouts/aborted", align: "right" },
     { header: "Final", align: "right" },
+    ...(withPlans ? [{ header: "Planning", align: "right" as const }] : []),
     { header: "Total", align: "right" },
   ];
   const cells = (rounds: RoundsJson) => [
@@ -164,6 +200,7 @@ function roundsTable(summary: LogsSummaryJson): string {
     String(rounds.invalid),
     String(rounds.aborted),
     String(rounds.final),
+    ...(withPlans ? [String(rounds.plan)] : []),
     String(rounds.total),
   ];
   return renderTable(

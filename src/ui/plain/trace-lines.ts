@@ -71,6 +71,11 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         if (event.kind === "final") {
           return [`[orchestrator] ${event.agentId} presents the final answer`];
         }
+        if (event.kind === "plan") {
+          return [
+            `[${event.agentId ?? "orchestrator"}] Planning: ${event.produces ?? "a plan"} for the team`,
+          ];
+        }
         return [
           `[${event.agentId}] Round ${event.round}${event.attempt > 1 ? ` attempt ${event.attempt}` : ""}` +
             (event.answersSeen.length > 0 ? ` (sees ${event.answersSeen.join(", ")})` : ""),
@@ -108,7 +113,13 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
           `[orchestrator] Invalid workflow call from ${event.agentId} (attempt ${event.attempt}): ${oneLine(event.message)}`,
         ];
       case "stop":
-        return [`[${event.agentId}] Stop (${event.status}): ${oneLine(event.summary)}`];
+        return [
+          `[${event.agentId}] Stop (${event.status}${event.cause === "answer-cap" ? ", answer cap" : ""}): ${oneLine(event.summary)}`,
+        ];
+      case "subtask":
+        return [
+          `[${event.agentId}] Subtask${event.source === "config" ? "" : ` (${event.source})`}: ${oneLine(event.subtask)}`,
+        ];
       case "agent-error":
         return [
           `[orchestrator] ${event.agentId} error${event.status !== undefined ? ` ${event.status}` : ""}: ${oneLine(event.message)}${event.fatal ? " (removed from the team)" : ""}`,
@@ -122,8 +133,12 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         return [`[orchestrator] Warning from ${event.source}: ${oneLine(event.message)}`];
       }
       case "persona":
-        return [`[${event.agentId}] Persona: ${oneLine(event.persona)}`];
+        return [
+          `[${event.agentId}] Persona${event.source === "session" ? " (from the session)" : ""}: ${oneLine(event.persona)}`,
+        ];
       case "winner":
+        if (event.basis === "decomposition")
+          return [`[orchestrator] Presenter: ${event.agentId} (integrates every agent's part)`];
         return [`[orchestrator] Winner: ${event.agentId} (${event.label}; ${winnerBasis(event)})`];
       case "run-end":
         return [

@@ -1,13 +1,13 @@
 /**
  * One agent as a bordered panel: id and model, status (thinking, using a tool, answered
- * `agent2.1`, voted for …, error, removed), the tools it called, and the tail of its streamed
- * text with reasoning set apart (dim, italic, marked `∴`). Renders only from the reducer's
+ * `agent2.1`, voted for …, stopped, error, removed), its subtask and persona, the tools it
+ * called, and the tail of its streamed text with reasoning set apart (dim, italic, marked `∴`). Renders only from the reducer's
  * {@link AgentState} (STYLE.md rule 3).
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
 import type { AgentState } from "../../session/index.js";
-import { statusColor, statusMark, statusText, tailLines, toolSummary } from "./format.js";
+import { oneLine, statusColor, statusMark, statusText, tailLines, toolSummary } from "./format.js";
 
 /** Props of {@link AgentPanel}. */
 export interface AgentPanelProps {
@@ -35,9 +35,13 @@ export function AgentPanel({
 }: AgentPanelProps): ReactElement {
   const inner = Math.max(1, width - 4);
   const tools = toolSummary(agent);
+  const roles = roleLines(agent);
   // A wide panel has room for the status on the header line.
   const oneLineHeader = width >= 64;
-  const bodyLines = Math.max(0, height - 2 - (oneLineHeader ? 1 : 2) - (tools ? 1 : 0));
+  const bodyLines = Math.max(
+    0,
+    height - 2 - (oneLineHeader ? 1 : 2) - roles.length - (tools ? 1 : 0),
+  );
   const { reasoning, text } = streamedLines(agent, inner - 2, bodyLines);
   // Nothing streamed in this round yet: say what the agent stands on (its vote, its answer).
   const standing =
@@ -65,6 +69,11 @@ export function AgentPanel({
           {statusText(agent, runOver)}
         </Text>
       )}
+      {roles.map((line, index) => (
+        <Text key={`role${index}`} wrap="truncate" color="magenta">
+          {line}
+        </Text>
+      ))}
       {tools ? (
         <Text wrap="truncate" color="yellow">
           ⚙ {tools}
@@ -111,7 +120,15 @@ export function streamedLines(
   };
 }
 
-/** The vote's reason (quoted), else the current answer: the first lines that fit. */
+/** The agent's subtask (`▸`, decomposition mode) and persona (`◇`), one truncated line each. */
+function roleLines(agent: AgentState): string[] {
+  return [
+    ...(agent.subtask !== null ? [`▸ ${oneLine(agent.subtask.text)}`] : []),
+    ...(agent.persona !== null ? [`◇ ${oneLine(agent.persona)}`] : []),
+  ];
+}
+
+/** The vote's reason or the stop's summary (quoted), else the current answer: the first lines that fit. */
 function standingLines(
   agent: AgentState,
   answer: string | undefined,
@@ -121,6 +138,9 @@ function standingLines(
   if (count <= 0) return [];
   if (agent.status === "voted" && agent.vote?.reason) {
     return headLines(`“${agent.vote.reason}”`, width, count);
+  }
+  if (agent.status === "stopped" && agent.stop?.summary) {
+    return headLines(`“${agent.stop.summary}”`, width, count);
   }
   if (answer !== undefined && agent.currentAnswerLabel) {
     return headLines(`${agent.currentAnswerLabel}: ${answer}`, width, count);

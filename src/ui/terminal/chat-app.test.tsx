@@ -99,6 +99,17 @@ describe("ChatApp", () => {
     await vi.waitFor(() => expect(actions.interrupt).toHaveBeenCalledTimes(1));
   });
 
+  test("two quick Ctrl+C on a typed line: the first clears it, the second interrupts", async () => {
+    const { app, actions } = mount(idle());
+    await tick();
+    app.stdin.write("half a question");
+    await tick();
+    app.stdin.write(CTRL_C);
+    app.stdin.write(CTRL_C);
+    await vi.waitFor(() => expect(actions.interrupt).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(app.lastFrame()).toContain("Ask the team, or /help"));
+  });
+
   test("busy: the live run replaces the input; the keys line says what Ctrl+C does", async () => {
     const { app, store } = mount(idle());
     store.set({ ...idle(), busy: true, run: teamState(3) });

@@ -6,7 +6,7 @@
  * the chat command owns (whose run state comes from the shared reducer).
  */
 import { Box, render, Static, Text, useInput, type Instance } from "ink";
-import { useState, useSyncExternalStore, type ReactElement } from "react";
+import { useRef, useState, useSyncExternalStore, type ReactElement } from "react";
 import { ChatBlock } from "./chat-block.js";
 import type { ChatActions, ChatViewState } from "./chat-view.js";
 import { PromptInput } from "./prompt-input.js";
@@ -34,17 +34,25 @@ export function ChatApp({ store, actions, now, tickMs = 200 }: ChatAppProps): Re
   const view = useSyncExternalStore(store.subscribe, store.get);
   const { columns, rows } = useTerminalSize();
   const tick = useTicker(now, tickMs, view.busy);
-  const [empty, setEmpty] = useState(true);
+  // Read by the key handler at key time: Ink re-registers the handler only after a render is
+  // committed, so two quick keys would otherwise see a stale line state.
+  const empty = useRef(true);
+  const setEmpty = (value: boolean) => {
+    empty.current = value;
+  };
   const [sent, setSent] = useState<string[]>([]);
   const [clearCount, setClearCount] = useState(0);
   useInput((input, key) => {
     if (!key.ctrl) return;
     // Ctrl+C on a line being typed clears it; otherwise it cancels the turn or quits.
-    if (input === "c" && !view.busy && !empty) setClearCount((count) => count + 1);
-    else if (input === "c") actions.interrupt();
+    const busy = store.get().busy;
+    if (input === "c" && !busy && !empty.current) {
+      empty.current = true;
+      setClearCount((count) => count + 1);
+    } else if (input === "c") actions.interrupt();
     else if (input === "p") actions.cycleCwdContext();
     else if (input === "r") actions.toggleRefine();
-    else if (input === "d" && empty && !view.busy) actions.quit();
+    else if (input === "d" && empty.current && !busy) actions.quit();
   });
   const width = Math.max(20, columns);
   return (

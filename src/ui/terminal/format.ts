@@ -21,9 +21,9 @@ export function statusText(agent: AgentState, runOver = false): string {
     case "waiting":
       return agent.round === 0 ? "waiting" : "waiting for the others";
     case "thinking":
-      return agent.roundKind === "final"
-        ? "writing the final answer"
-        : `thinking${roundSuffix(agent)}`;
+      if (agent.roundKind === "final") return "writing the final answer";
+      if (agent.roundKind === "plan") return "planning for the team";
+      return `thinking${roundSuffix(agent)}`;
     case "tool":
       return `using ${agent.activeTool ?? "a tool"}${roundSuffix(agent)}`;
     case "answered":

@@ -34,7 +34,9 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
   const phase =
     state.phase === "done" && state.endReason !== "completed"
       ? (state.endReason ?? "done")
-      : PHASE_TEXT[state.phase];
+      : state.phase === "coordinating" && state.mode === "decomposition"
+        ? "working on subtasks"
+        : PHASE_TEXT[state.phase];
   const phaseColor =
     state.phase === "done" ? (state.endReason === "completed" ? "green" : "red") : "cyan";
   const parts = [
@@ -75,13 +77,41 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
         </Text>
       )}
       <VoteTally state={state} />
+      {state.winner === null ? <StopTally state={state} /> : null}
     </Box>
   );
 }
 
-/** True when the strip has a tally or winner line. */
+/** True when the strip has a tally or winner line (votes, or decomposition stops). */
 function hasTallyLine(state: RunState): boolean {
-  return state.winner !== null || state.votes.length > 0;
+  return state.winner !== null || state.votes.length > 0 || stoppedAgents(state).length > 0;
+}
+
+function stoppedAgents(state: RunState): RunState["agents"] {
+  return state.agents.filter((agent) => agent.stop !== null);
+}
+
+/** Decomposition mode: `Stopped 1/3  alice ✓ complete  bob ✗ blocked`; null before any stop. */
+function StopTally({ state }: { state: RunState }): ReactElement | null {
+  const stopped = stoppedAgents(state);
+  if (stopped.length === 0) return null;
+  const live = state.agents.filter((agent) => agent.status !== "removed").length;
+  return (
+    <Text wrap="truncate">
+      <Text bold>
+        Stopped {stopped.length}/{live}{" "}
+      </Text>
+      {stopped.map((agent) => (
+        <Text key={agent.id}>
+          {" "}
+          {agent.id}{" "}
+          <Text color={agent.stop!.status === "complete" ? "blue" : "red"}>
+            {agent.stop!.status === "complete" ? "✓" : "✗"} {agent.stop!.status}
+          </Text>
+        </Text>
+      ))}
+    </Text>
+  );
 }
 
 /** Terminal columns below which the counters get their own line. */

@@ -176,3 +176,79 @@ test("chooseLayout: columns, stacked, compact", () => {
   expect(chooseLayout(12, 200, 40)).toEqual({ kind: "compact", visible: 12 });
   expect(chooseLayout(12, 200, 5)).toEqual({ kind: "compact", visible: 4 });
 });
+
+test("decomposition: subtasks and personas in the panels, stops in the strip", () => {
+  let state = teamState(2, { mode: "decomposition" });
+  state = step(
+    state,
+    {
+      type: "subtask",
+      agentId: "alice",
+      anonId: "agent1",
+      subtask: "Choose the food.",
+      source: "config",
+    },
+    {
+      type: "subtask",
+      agentId: "bob",
+      anonId: "agent2",
+      subtask: "Choose the place.",
+      source: "decomposer",
+    },
+    { type: "persona", agentId: "bob", persona: "You love maps.", source: "generated" },
+  );
+  const working = view(state);
+  expect(working).toContain("coord · decomposition · working on subtasks");
+  expect(working).toContain("▸ Choose the food.");
+  expect(working).toContain("▸ Choose the place.");
+  expect(working).toContain("◇ You love maps.");
+  expect(working).not.toContain("Stopped");
+
+  state = answered(state, "alice", "Sandwiches.");
+  state = step(
+    state,
+    {
+      type: "round-start",
+      agentId: "alice",
+      round: 2,
+      attempt: 1,
+      kind: "coordinate",
+      answersSeen: [],
+    },
+    { type: "stop", agentId: "alice", round: 2, status: "complete", summary: "food planned" },
+    { type: "round-end", agentId: "alice", round: 2, outcome: "stop", durationMs: 5 },
+    { type: "stop", agentId: "bob", round: 1, status: "blocked", summary: "no map" },
+    { type: "round-end", agentId: "bob", round: 1, outcome: "stop", durationMs: 5 },
+  );
+  const stopped = view(state);
+  expect(stopped).toMatch(/Stopped 2\/2 +alice ✓ complete +bob ✗ blocked/);
+  expect(stopped).toContain("stopped (complete)");
+  expect(stopped).toContain("“food planned”");
+  expect(stopped).toContain("stopped (blocked)");
+  expect(stopped).toContain("“no map”");
+
+  // Woken by a new answer: the stop is gone with the new round.
+  const woken = step(state, {
+    type: "round-start",
+    agentId: "bob",
+    round: 2,
+    attempt: 1,
+    kind: "coordinate",
+    answersSeen: ["agent1.1"],
+  });
+  expect(view(woken)).toMatch(/Stopped 1\/2 +alice ✓ complete/);
+  expect(woken.agents[1]!.stop).toBeNull();
+});
+
+test("a planning round says so", () => {
+  const state = step(teamState(2, { mode: "decomposition" }), {
+    type: "round-start",
+    agentId: "alice",
+    round: 2,
+    attempt: 1,
+    kind: "plan",
+    produces: "subtasks",
+    answersSeen: [],
+  });
+  expect(view(state)).toContain("planning for the team");
+});

@@ -3,7 +3,7 @@
  * shared reducer (STYLE.md rule 3). `teamState(n)` starts a run of `n` agents; `step` applies
  * event bodies with a fixed clock (1 s apart from 2025-01-01T00:00:00Z).
  */
-import type { CoordEvent, EventBody } from "../../events/index.js";
+import type { CoordEvent, CoordinationMode, EventBody } from "../../events/index.js";
 import { initialRunState, reduceRun, type RunState } from "../../session/index.js";
 
 const START = Date.parse("2025-01-01T00:00:00.000Z");
@@ -31,15 +31,18 @@ export function agentIds(count: number): string[] {
   return Array.from({ length: count }, (_, index) => names[index] ?? `agent_${index + 1}`);
 }
 
-/** A voting run of `count` agents that has just started (every agent in round 1). */
-export function teamState(count: number, options: { historyTurns?: number } = {}): RunState {
+/** A run of `count` agents (voting unless `mode` says otherwise), every agent in round 1. */
+export function teamState(
+  count: number,
+  options: { historyTurns?: number; mode?: CoordinationMode } = {},
+): RunState {
   const ids = agentIds(count);
   return step(
     initialRunState(),
     {
       type: "run-start",
       question: "What is 2+2?",
-      mode: "voting",
+      mode: options.mode ?? "voting",
       historyTurns: options.historyTurns ?? 0,
       agents: ids.map((id, index) => ({
         id,

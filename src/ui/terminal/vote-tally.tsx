@@ -18,6 +18,15 @@ export function VoteTally({ state }: { state: RunState }): ReactElement | null {
         : winner.basis === "timeout"
           ? `${winner.label}, best answer at the timeout`
           : winner.label;
+    if (winner.basis === "decomposition") {
+      return (
+        <Text wrap="truncate">
+          <Text color="yellow">★ Presenter </Text>
+          <Text bold>{id}</Text>
+          <Text dimColor> (integrates every part)</Text>
+        </Text>
+      );
+    }
     return (
       <Text wrap="truncate">
         <Text color="yellow">★ Winner </Text>

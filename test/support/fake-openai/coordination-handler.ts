@@ -19,6 +19,24 @@ export interface CoordinationHandlerOptions {
   finalAnswer?: string | ((summary: RequestSummary) => string);
   /** Usage to report on every reply. */
   usage?: FakeUsage;
+  /**
+   * Text of each entry of a planning call (`assign_personas`, `assign_subtasks`: one string per
+   * anonymous id). Default: a distinct sentence per id naming the tool and the id.
+   */
+  plan?: (tool: string, anonId: string) => string;
+  /** Summary of `stop` calls (decomposition mode). */
+  stopSummary?: string;
+}
+
+/** Distinct default personas and subtasks, by position. */
+const FOCUS = ["correctness", "brevity", "the reader's intuition", "edge cases", "cost"];
+
+function defaultPlanEntry(tool: string, anonId: string): string {
+  const index = Number(/\d+$/.exec(anonId)?.[0] ?? "1") - 1;
+  const focus = FOCUS[index % FOCUS.length]!;
+  return tool === "assign_personas"
+    ? `You are ${anonId}'s persona: you care most about ${focus}.`
+    : `Part ${index + 1}: the answer's ${focus}.`;
 }
 
 /** Prompt phrases that mean "no answers yet" (MassGen's and similar wordings). */
@@ -27,6 +45,9 @@ const NO_ANSWERS_PATTERN = /no answers (?:available |provided |submitted )?yet|\
 /**
  * A handler that plays a well-behaved coordinating agent:
  *
+ * - a planning tool offered (`assign_personas`, `assign_subtasks`) → one string per required
+ *   key (see {@link CoordinationHandlerOptions.plan});
+ * - `stop` offered and answers exist (decomposition mode) → `stop({status: complete, summary})`;
  * - no tools offered → plain text (the final presentation);
  * - `new_answer` offered and no answers to vote for → `new_answer({content})`;
  * - answers exist (the `vote` tool is offered with a non-empty `agent_id` enum, or without an
@@ -42,6 +63,35 @@ export function coordinationHandler(options: CoordinationHandlerOptions = {}): F
     const usage = options.usage ? { usage: options.usage } : {};
     const offers = (name: string) => summary.toolNames.includes(name);
 
+    // A planning call before coordination: one string per required key.
+    const planning = summary.tools.find((entry) => entry.name.startsWith("assign_"));
+    if (planning !== undefined) {
+      const keys = Array.isArray(planning.parameters.required)
+        ? planning.parameters.required.filter((key): key is string => typeof key === "string")
+        : [];
+      const entry = options.plan ?? defaultPlanEntry;
+      return {
+        toolCalls: [
+          {
+            name: planning.name,
+            arguments: Object.fromEntries(keys.map((key) => [key, entry(planning.name, key)])),
+          },
+        ],
+        ...usage,
+      };
+    }
+    // Decomposition: once answers exist, the part is done.
+    if (offers("stop") && !NO_ANSWERS_PATTERN.test(summary.text)) {
+      return {
+        toolCalls: [
+          {
+            name: "stop",
+            arguments: { status: "complete", summary: options.stopSummary ?? "My part is done." },
+          },
+        ],
+        ...usage,
+      };
+    }
     const voteTool = summary.tools.find((entry) => entry.name === "vote");
     const allowed = voteTool ? agentIdEnum(voteTool.parameters) : undefined;
     const answersExist =
