@@ -128,7 +128,9 @@ export async function evaluate(options: EvaluateOptions, io: EvaluateIO): Promis
     ).length === 0
       ? matchedK(results.runs.get(TEAM_RUN), ids)?.k
       : undefined);
-  const plannedK = knownK ?? 2 * team.agentIds.length + 1;
+  // Until the team's calls are measured, k is the calls a team run is expected to make.
+  const plannedK =
+    knownK ?? firstPhaseRuns(team).find((spec) => spec.key === TEAM_RUN)!.expectedCalls;
   const toRun = [
     ...pendingRuns(items, firstPhaseRuns(team), results),
     ...pendingRuns(items, samplingRuns(team, plannedK), results),
