@@ -22,6 +22,7 @@ const FOLDERS = [
   "server",
   "tracing",
   "setup",
+  "eval",
   "commands",
 ];
 
@@ -40,6 +41,7 @@ const BANNED = {
     "server",
     "tracing",
     "commands",
+    "eval",
   ],
   backends: [
     "tools",
@@ -52,17 +54,49 @@ const BANNED = {
     "server",
     "tracing",
     "commands",
+    "eval",
   ],
-  tools: ["engine", "session", "store", "logs", "runner", "ui", "server", "tracing", "commands"],
+  tools: [
+    "engine",
+    "session",
+    "store",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "tracing",
+    "commands",
+    "eval",
+  ],
   // The engine imports nothing above it: it is given its backends, clock, tools and sinks.
-  engine: ["session", "store", "logs", "runner", "ui", "server", "tracing", "commands"],
+  engine: ["session", "store", "logs", "runner", "ui", "server", "tracing", "commands", "eval"],
   // The reducer and the sessions registry sit below the store (no session ↔ store cycle).
-  session: ["backends", "engine", "store", "logs", "runner", "ui", "server", "tracing", "commands"],
-  store: ["engine", "logs", "runner", "ui", "server", "tracing", "commands"],
-  logs: ["backends", "tools", "engine", "runner", "ui", "server", "tracing", "commands"],
-  runner: ["logs", "ui", "server", "tracing", "commands"],
-  "ui/plain": ["backends", "engine", "runner", "server", "tracing", "commands", "ui/terminal"],
-  "ui/terminal": ["backends", "engine", "runner", "server", "tracing", "commands"],
+  session: [
+    "backends",
+    "engine",
+    "store",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "tracing",
+    "commands",
+    "eval",
+  ],
+  store: ["engine", "logs", "runner", "ui", "server", "tracing", "commands", "eval"],
+  logs: ["backends", "tools", "engine", "runner", "ui", "server", "tracing", "commands", "eval"],
+  runner: ["logs", "ui", "server", "tracing", "commands", "eval"],
+  "ui/plain": [
+    "backends",
+    "engine",
+    "runner",
+    "server",
+    "tracing",
+    "commands",
+    "ui/terminal",
+    "eval",
+  ],
+  "ui/terminal": ["backends", "engine", "runner", "server", "tracing", "commands", "eval"],
   // The browser page: it bundles the reducer, the event types and the trace lines, and the
   // server's wire types (type-only); nothing that needs Node.
   "ui/web": [
@@ -76,10 +110,22 @@ const BANNED = {
     "setup",
     "commands",
     "ui/terminal",
+    "eval",
   ],
-  server: ["ui/terminal", "commands", "setup"],
+  server: ["ui/terminal", "commands", "setup", "eval"],
   // Tracing is one more subscriber of the live run: it reads events and state, never the engine.
-  tracing: ["backends", "tools", "engine", "logs", "runner", "ui", "server", "setup", "commands"],
+  tracing: [
+    "backends",
+    "tools",
+    "engine",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "setup",
+    "commands",
+    "eval",
+  ],
   // The wizard and --select ask questions and write config files; the commands run what they chose.
   setup: [
     "backends",
@@ -93,7 +139,10 @@ const BANNED = {
     "server",
     "tracing",
     "commands",
+    "eval",
   ],
+  // The eval runs teams through the runner, like a command; only commands use it.
+  eval: ["engine", "ui/terminal", "server", "setup", "commands"],
   commands: [],
 };
 

@@ -17,7 +17,7 @@ import {
   addSharesCommand,
   addViewerCommand,
 } from "./commands/share-subcommands.js";
-import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
+import { addEvalCommand, addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
 
 function readVersion(): string {
@@ -168,6 +168,7 @@ Examples:
   coord --config @examples/three_agents           (interactive chat; /help inside)
   coord --list-sessions
   coord --session-id session_20250101_120000 "And in French?"
+  coord eval data.jsonl --config team.yaml --limit 50   (team vs baselines; docs/eval.md)
 
 A one-word question that looks like a command (coord exprt) is refused, never sent to the team:
 add punctuation to ask it (coord "export?").
@@ -305,6 +306,11 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
   addViewerCommand(program, version);
   addExportCommand(program, version);
   addSharesCommand(program, version);
+  addEvalCommand(program, version, {
+    onOutputClosed: (handler) => {
+      onOutputClosed = handler;
+    },
+  });
   return program;
 }
 
@@ -333,11 +339,11 @@ function reportError(error: unknown): number {
   return ExitCode.execution;
 }
 
-/** Set while a single question runs: then a closed output stops the run instead of exiting. */
+/** Set while a single question or an eval runs: then a closed output stops it instead of exiting. */
 let onOutputClosed: (() => void) | undefined;
 
 // A closed pipe (`coord … | head`, EPIPE) or a closed terminal (EIO) is not worth a stack trace.
-// During a question it stops the run like Ctrl+C (run-end, metrics, session closed; later
+// During a question or an eval it stops the run like Ctrl+C (run-end, metrics, session closed; later
 // writes to the dead stream are dropped), and coord exits when the run has ended; otherwise
 // coord exits at once.
 for (const stream of [process.stdout, process.stderr]) {

@@ -1,6 +1,7 @@
 /**
  * Docs come from code and fail when they drift (STYLE.md rule 13): docs/cli.md from the built
- * CLI's `--help`, docs/events.md from the event schema. Run with UPDATE_DOCS=1 to rewrite them.
+ * CLI's `--help` and its sub-commands' (serve, logs, eval), docs/events.md from the event
+ * schema. Run with UPDATE_DOCS=1 to rewrite them.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -17,29 +18,30 @@ async function expectDoc(file: string, expected: string): Promise<void> {
   );
 }
 
-/** Sub-commands whose --help follows the root's in docs/cli.md. */
-const SUBCOMMAND_HELP = [["viewer"], ["export"], ["shares", "list"], ["shares", "delete"]];
-
-test("docs/cli.md is the CLI's --help", async () => {
+test("docs/cli.md is the --help of coord and of its sub-commands", async () => {
   const sandbox = await makeSandbox();
-  const help = await runCli(["--help"], sandbox);
-  expect(help.code).toBe(0);
   const sections: string[] = [];
-  for (const command of SUBCOMMAND_HELP) {
-    const sub = await runCli([...command, "--help"], sandbox);
-    expect(sub.code).toBe(0);
-    sections.push("", `## coord ${command.join(" ")}`, "", "```text", sub.stdout.trimEnd(), "```");
+  for (const command of [
+    [],
+    ["serve"],
+    ["logs"],
+    ["eval"],
+    ["viewer"],
+    ["export"],
+    ["shares", "list"],
+    ["shares", "delete"],
+  ]) {
+    const help = await runCli([...command, "--help"], sandbox);
+    expect(help.code, command.join(" ")).toBe(0);
+    if (command.length > 0) sections.push(`## coord ${command.join(" ")}`, "");
+    sections.push("```text", help.stdout.trimEnd(), "```", "");
   }
   const text = [
     "# Command-line reference",
     "",
-    "<!-- Generated from `coord --help` by test/docs.test.ts (UPDATE_DOCS=1 to rewrite). -->",
+    "<!-- Generated from `coord --help` and each sub-command's `--help` by test/docs.test.ts (UPDATE_DOCS=1 to rewrite). -->",
     "",
-    "```text",
-    help.stdout.trimEnd(),
-    "```",
     ...sections,
-    "",
   ].join("\n");
   await expectDoc("docs/cli.md", text);
 });

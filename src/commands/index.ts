@@ -2,7 +2,7 @@
  * The commands' public API for `cli.ts`: the sub-command wiring and option parsers. Each command module is imported lazily by its action.
  */
 export { positiveInteger } from "./integer-options.js";
-export { addLogsCommand, addServeCommand } from "./subcommands.js";
+export { addEvalCommand, addLogsCommand, addServeCommand } from "./subcommands.js";
 export {
   addExportCommand,
   addSharesCommand,

@@ -1,11 +1,13 @@
 /**
- * Registration of the `serve` and `logs` sub-commands on the root program (spec section 4.2).
+ * Registration of the `serve`, `logs` and `eval` sub-commands on the root program (spec section
+ * 4.2; docs/eval.md).
  * Only commander is loaded here: each action imports its command module when it runs, so
  * `coord --help` stays fast.
  */
 import { homedir } from "node:os";
-import type { Command } from "commander";
-import { integerAtLeast } from "./integer-options.js";
+import { type Command, Option } from "commander";
+import { ExitCode } from "../errors.js";
+import { integerAtLeast, positiveInteger } from "./integer-options.js";
 
 /** `coord serve [--host] [--port] [--config] [--reload] …` (docs/server.md). */
 export function addServeCommand(program: Command, version: string): void {
@@ -111,5 +113,143 @@ export function addLogsCommand(program: Command, version: string): void {
         version,
         platform: process.platform,
       });
+    });
+}
+
+/** How the eval learns that stdout or stderr is gone (cli.ts owns the streams' error handler). */
+export interface EvalCommandHooks {
+  /** Sets (a function) or clears (undefined) what a closed output (EPIPE, EIO) calls. */
+  onOutputClosed(handler: (() => void) | undefined): void;
+}
+
+/**
+ * `coord eval DATASET --config TEAM …` (docs/eval.md). Ctrl+C, SIGTERM, SIGHUP and a closed
+ * output stop the eval (src/commands/run-interrupts.ts); a second signal quits at once.
+ */
+export function addEvalCommand(program: Command, version: string, hooks: EvalCommandHooks): void {
+  program
+    .command("eval")
+    .description(
+      "does the team beat one model and majority voting? run it, its agents alone and self-consistency on a JSONL data set and report accuracy (docs/eval.md)",
+    )
+    .argument(
+      "<dataset>",
+      "JSON Lines file, one {question, answer} object per line (GSM8K's format)",
+    )
+    .option(
+      "--config <path>",
+      "the team: a YAML config with two or more agents (voting or decomposition), or @examples/NAME",
+    )
+    .addOption(
+      new Option("--scorer <name>", "how answers are scored")
+        .choices(["gsm8k", "exact", "regex", "judge"])
+        .default("gsm8k"),
+    )
+    .option(
+      "--pattern <regex>",
+      "with --scorer regex: read the answer as this pattern's last match (its first group); without, the reference is the pattern",
+    )
+    .option("--judge-config <path>", "with --scorer judge: the config of the model that judges")
+    .option("--question-field <name>", "field holding the question (dotted for nested)", "question")
+    .option("--answer-field <name>", "field holding the reference answer", "answer")
+    .option("--id-field <name>", "field holding a unique item id (default: the line number)")
+    .option("--limit <n>", "only the first N items", positiveInteger("--limit"))
+    .option(
+      "--sample <n>",
+      "N items drawn at random (reproducible with --seed)",
+      positiveInteger("--sample"),
+    )
+    .option("--seed <s>", "seed of --sample (default 0)", integerAtLeast("--seed", 0))
+    .option(
+      "--baseline-agent <id>",
+      "the agent of the single-agent and self-consistency baselines (default: the first)",
+    )
+    .option(
+      "--with-quick",
+      "also run the team with --quick (one answer each, no voting; voting teams)",
+    )
+    .option(
+      "--sc-k <k>",
+      "self-consistency samples (default: the team's mean model calls per item)",
+      positiveInteger("--sc-k"),
+    )
+    .option("--concurrency <n>", "runs at once", positiveInteger("--concurrency"), 1)
+    .option(
+      "--out <dir>",
+      "eval directory: results.jsonl, report.json, logs/ (default: <log root>/eval/<dataset>-<config>)",
+    )
+    .option("--no-logs", "write no run logs (results.jsonl and report.json are still written)")
+    .option("--json", "print the report as JSON")
+    .option(
+      "-y, --yes",
+      "start without confirming the cost estimate (needed when stdin is not a terminal)",
+    )
+    .addHelpText(
+      "after",
+      `
+Methods: the team, --with-quick's team, each agent alone, self-consistency (the baseline
+agent k times, majority vote, k matched to the team's model calls), the best agent (held-out
+and oracle). Report: accuracy with Wilson 95% intervals, McNemar's test against the team,
+calls, tokens, cost and time per item, the items where methods disagree.
+
+An interrupted eval (Ctrl+C, SIGTERM) resumes where it stopped: run the same command again.
+Another --scorer re-reports the finished runs without model calls.
+
+Examples:
+  coord eval ../shared/data/gsm8k/test.jsonl --config team.yaml --sample 50 --seed 1 --concurrency 4
+  coord eval qa.jsonl --config team.yaml --scorer exact --question-field input --answer-field target
+  coord eval qa.jsonl --config team.yaml --scorer judge --judge-config judge.yaml --json
+
+Exit codes: 0 report printed, 1 usage, config or data error (or the estimate not confirmed),
+2 five runs in a row failed, 4 interrupted (resume with the same command).`,
+    )
+    .action(async (dataset: string, options: Record<string, unknown>) => {
+      const { evalStoppingMessage, runEvalCommand } = await import("./eval.js");
+      const { watchRunInterrupts } = await import("./run-interrupts.js");
+      const interrupts = watchRunInterrupts({
+        source: process,
+        onStopping: (signal) => process.stderr.write(`\n${evalStoppingMessage(signal)}\n`),
+        quit: () => process.exit(ExitCode.interrupted),
+      });
+      hooks.onOutputClosed(() => interrupts.outputClosed());
+      try {
+        process.exitCode = await runEvalCommand(
+          dataset,
+          {
+            config: options.config as string | undefined,
+            scorer: options.scorer as "gsm8k" | "exact" | "regex" | "judge",
+            pattern: options.pattern as string | undefined,
+            judgeConfig: options.judgeConfig as string | undefined,
+            questionField: options.questionField as string,
+            answerField: options.answerField as string,
+            idField: options.idField as string | undefined,
+            limit: options.limit as number | undefined,
+            sample: options.sample as number | undefined,
+            seed: options.seed as number | undefined,
+            baselineAgent: options.baselineAgent as string | undefined,
+            withQuick: options.withQuick as boolean | undefined,
+            scK: options.scK as number | undefined,
+            concurrency: options.concurrency as number,
+            out: options.out as string | undefined,
+            logs: options.logs !== false,
+            json: options.json as boolean | undefined,
+            yes: options.yes as boolean | undefined,
+          },
+          {
+            stdout: process.stdout,
+            stderr: process.stderr,
+            stdin: process.stdin,
+            env: process.env,
+            cwd: process.cwd(),
+            home: process.env.HOME ?? homedir(),
+            argv: process.argv.slice(2),
+            version,
+            signal: interrupts.signal,
+          },
+        );
+      } finally {
+        interrupts.dispose();
+        hooks.onOutputClosed(undefined);
+      }
     });
 }

@@ -3,7 +3,13 @@
  */
 export { createAutomationOutput } from "./automation.js";
 export { createLiveStatus, type LiveStatus } from "./live-status.js";
-export { renderLogsSummary } from "./logs-summary.js";
+export { displayPath, renderLogsSummary } from "./logs-summary.js";
 export { renderRunList, renderToolTable } from "./logs-tables.js";
-export { renderTable, type TableColumn } from "./text-table.js";
 export { createTraceFormatter, oneLine, traceSubscriber, traceText } from "./trace-lines.js";
+export {
+  formatCost,
+  formatCount,
+  formatDuration,
+  renderTable,
+  type TableColumn,
+} from "./text-table.js";
