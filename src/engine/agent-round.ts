@@ -276,7 +276,11 @@ async function runLocalTool(
     isError = true;
   } else {
     try {
-      content = await tool.execute(call.input, { signal: options.signal });
+      content = await tool.execute(call.input, {
+        agentId,
+        presenting: false,
+        signal: options.signal,
+      });
     } catch (error) {
       content = error instanceof Error ? error.message : String(error);
       isError = true;
