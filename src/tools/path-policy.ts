@@ -153,7 +153,7 @@ async function realOrMissing(lexical: string, asGiven: string): Promise<string> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR")
-      throw new ToolError(`${asGiven}: ${code ?? error}`);
+      throw new ToolError(`${asGiven}: ${(error as Error).message}`);
     const exists = await lstat(lexical).then(
       () => true,
       () => false,
