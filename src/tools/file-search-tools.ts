@@ -18,6 +18,8 @@ const MAX_SEARCHED_BYTES = 1_000_000;
 
 const FOLDER_DESCRIPTION =
   "The folder: relative to your workspace (or the first folder you were given), or absolute; default that first folder.";
+const SEARCH_FOLDER_DESCRIPTION =
+  "The folder to search: relative to your workspace (or the first folder you were given), or absolute; default every folder you may read.";
 
 /** `list_directory`, `find_files` and `search_files` for one agent. */
 export function fileSearchTools(policy: PathPolicy): LocalTool[] {
@@ -43,6 +45,45 @@ async function folderOf(
   if (info === undefined) throw new ToolError(`${path}: no such folder`);
   if (!info.isDirectory()) throw new ToolError(`${path} is a file: use read_file`);
   return real;
+}
+
+/** The folders a search covers: the one given, else every folder the agent may read. */
+async function searchFolders(
+  policy: PathPolicy,
+  tool: string,
+  input: unknown,
+  presenting: boolean,
+): Promise<string[]> {
+  if (optionalString(tool, input, "path") !== undefined)
+    return [await folderOf(policy, tool, input, presenting)];
+  const folders: string[] = [];
+  for (const root of policy.roots) {
+    if (root.access === "none" || root.access === "protected") continue;
+    const info = await stat(root.real).catch(() => undefined);
+    if (info?.isDirectory()) folders.push(root.real);
+  }
+  return folders;
+}
+
+/** Files matching `pattern` in each folder (absolute paths, each once, sorted). */
+async function globAll(
+  policy: PathPolicy,
+  folders: readonly string[],
+  pattern: string,
+  onlyFiles: boolean,
+): Promise<string[]> {
+  const found = new Set<string>();
+  for (const folder of folders) {
+    const paths = await glob(pattern, {
+      cwd: folder,
+      dot: true,
+      followSymbolicLinks: false,
+      onlyFiles,
+      ignore: hiddenInside(policy, folder),
+    });
+    for (const path of paths) found.add(join(folder, path));
+  }
+  return [...found].sort();
 }
 
 /** Refuses glob patterns that could climb out of the folder searched. */
@@ -103,7 +144,7 @@ function findFilesTool(policy: PathPolicy): LocalTool {
         type: "object",
         properties: {
           pattern: { type: "string", description: "Glob pattern, relative to the folder." },
-          path: { type: "string", description: FOLDER_DESCRIPTION },
+          path: { type: "string", description: SEARCH_FOLDER_DESCRIPTION },
         },
         required: ["pattern"],
         additionalProperties: false,
@@ -112,16 +153,11 @@ function findFilesTool(policy: PathPolicy): LocalTool {
     async execute(input, context) {
       const pattern = requiredString(name, input, "pattern");
       checkPattern(name, pattern);
-      const folder = await folderOf(policy, name, input, context.presenting);
-      const found = await glob(pattern, {
-        cwd: folder,
-        dot: true,
-        followSymbolicLinks: false,
-        ignore: hiddenInside(policy, folder),
-      });
-      found.sort();
-      if (found.length === 0) return `No files match ${pattern} in ${policy.display(folder)}`;
-      const shown = found.slice(0, MAX_LISTED).map((path) => policy.display(join(folder, path)));
+      const folders = await searchFolders(policy, name, input, context.presenting);
+      const found = await globAll(policy, folders, pattern, false);
+      if (found.length === 0)
+        return `No files match ${pattern} in ${folders.map(policy.display).join(", ")}`;
+      const shown = found.slice(0, MAX_LISTED).map(policy.display);
       if (found.length > MAX_LISTED) shown.push(`… and ${found.length - MAX_LISTED} more`);
       return shown.join("\n");
     },
@@ -139,7 +175,7 @@ function searchFilesTool(policy: PathPolicy): LocalTool {
         type: "object",
         properties: {
           pattern: { type: "string", description: "A JavaScript regular expression." },
-          path: { type: "string", description: FOLDER_DESCRIPTION },
+          path: { type: "string", description: SEARCH_FOLDER_DESCRIPTION },
           glob: {
             type: "string",
             description: 'Only files matching this glob pattern (default "**/*").',
@@ -159,20 +195,12 @@ function searchFilesTool(policy: PathPolicy): LocalTool {
       }
       const filter = optionalString(name, input, "glob") ?? "**/*";
       checkPattern(name, filter);
-      const folder = await folderOf(policy, name, input, context.presenting);
-      const files = await glob(filter, {
-        cwd: folder,
-        dot: true,
-        followSymbolicLinks: false,
-        onlyFiles: true,
-        ignore: hiddenInside(policy, folder),
-      });
-      files.sort();
+      const folders = await searchFolders(policy, name, input, context.presenting);
+      const files = await globAll(policy, folders, filter, true);
       const matches: string[] = [];
       let more = 0;
-      for (const file of files) {
+      for (const path of files) {
         context.signal.throwIfAborted();
-        const path = join(folder, file);
         const info = await stat(path).catch(() => undefined);
         if (info === undefined || !info.isFile() || info.size > MAX_SEARCHED_BYTES) continue;
         // A link found inside the folder is read only if the policy allows its target.
@@ -187,7 +215,8 @@ function searchFilesTool(policy: PathPolicy): LocalTool {
           } else more++;
         }
       }
-      if (matches.length === 0) return `No line matches /${source}/ in ${policy.display(folder)}`;
+      if (matches.length === 0)
+        return `No line matches /${source}/ in ${folders.map(policy.display).join(", ")}`;
       if (more > 0) matches.push(`… and ${more} more matching lines`);
       return matches.join("\n");
     },

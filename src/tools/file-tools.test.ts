@@ -100,7 +100,16 @@ describe("file tools inside the allowed folders", () => {
     expect((await call("list_directory", {})).text).toBe(
       ".:\nescape-dir (symbolic link)\nescape.txt (symbolic link)\nsrc/",
     );
-    expect((await call("find_files", { pattern: "**/*.txt" })).text).toBe("src/a.txt");
+    expect((await call("find_files", { pattern: "**/*.txt", path: "." })).text).toBe("src/a.txt");
+    // Without a folder, searches cover every folder the agent may read.
+    expect((await call("find_files", { pattern: "**/*.txt" })).text).toBe(
+      [join(docs, "locked", "keep.txt"), join(peers, "agent2", "notes.txt"), "src/a.txt"].join(
+        "\n",
+      ),
+    );
+    expect((await call("search_files", { pattern: "agent2" })).text).toBe(
+      `${join(peers, "agent2", "notes.txt")}:1: from agent2`,
+    );
     expect((await call("search_files", { pattern: "^line", path: project })).text).toBe(
       `${join(project, "readme.md")}:2: line two\n${join(project, "readme.md")}:3: line three`,
     );
@@ -215,7 +224,7 @@ describe("escapes are refused and the files stay unchanged", () => {
 
   test("searches do not follow links out of the folder", async () => {
     const found = await call("search_files", { pattern: "secret" });
-    expect(found.text).toBe("No line matches /secret/ in .");
+    expect(found.text).toBe(`No line matches /secret/ in ., ${peers}, ${project}, ${docs}`);
     expect((await call("find_files", { pattern: "**/*" })).text).not.toContain("secret");
   });
 });

@@ -19,8 +19,13 @@ export const MAX_READ_CHARS = 100_000;
 const PATH_DESCRIPTION =
   "A path relative to your workspace (or the first folder you were given), or an absolute path inside a folder you may use.";
 
-/** The file tools of one agent, all judged by `policy`. */
-export function fileTools(policy: PathPolicy): LocalTool[] {
+/**
+ * The file tools of one agent, all judged by `policy`.
+ * @param options.writable false when no folder can ever be written: only the reading tools.
+ */
+export function fileTools(policy: PathPolicy, options: { writable?: boolean } = {}): LocalTool[] {
+  const reading = [readFileTool(policy), ...fileSearchTools(policy)];
+  if (options.writable === false) return reading;
   return [
     readFileTool(policy),
     writeFileTool(policy),

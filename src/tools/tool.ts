@@ -50,6 +50,8 @@ export interface NoticeSource {
 
 /** What one workspace snapshot holds. */
 export interface SnapshotReport {
+  /** The live workspace snapshotted (absolute path). */
+  workspace: string;
   files: number;
   /** Total size of the files (bytes). */
   bytes: number;
