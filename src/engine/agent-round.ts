@@ -6,9 +6,10 @@
 import type { Backend, ChatMessage, ModelRequest, ToolCall, ToolSpec } from "../backends/index.js";
 import type { Clock } from "../clock.js";
 import type { RoundOutcome } from "../events/index.js";
-import type { LocalTool } from "../tools/index.js";
+import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
 import type { Emitter } from "./emitter.js";
 import { callModel } from "./model-call.js";
+import { stopwatch } from "./stopwatch.js";
 import { updateMessage, type VisibleAnswer } from "./prompts.js";
 import {
   isWorkflowTool,
@@ -60,6 +61,8 @@ export interface AgentRoundOptions {
   judge: RoundJudge;
   /** Tools that run inside the round. */
   localTools: readonly LocalTool[];
+  /** The agent's workspace: its view of the others' snapshots is refreshed before each call. */
+  workspace?: WorkspaceHooks | undefined;
   emitter: Emitter;
   clock: Clock;
   signal: AbortSignal;
@@ -119,6 +122,11 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     if (signal.aborted) return end({ outcome: "aborted" });
     // Step boundary: answers that arrived mid-round really reach the model (step 4).
     const snapshot = judge.snapshot();
+    // Read after the answer set: every snapshot of those answers was queued before this refresh.
+    if (options.workspace) {
+      await options.workspace.refreshView().catch(() => undefined);
+      if (signal.aborted) return end({ outcome: "aborted" });
+    }
     if (atStepBoundary && snapshot.version !== seen.version) {
       const labels = judge.labelsSince(seen.version);
       messages.push({ role: "user", content: updateMessage(snapshot.answers) });
@@ -254,10 +262,16 @@ function answerToolCalls(
   }
 }
 
-async function runLocalTool(
+/**
+ * Runs one tool call inside a round and emits its `tool-call` / `tool-result` with the duration.
+ * @param options.presenting true in the final presentation (see `ToolCallContext`).
+ */
+export async function runLocalTool(
   call: ToolCall,
   tool: LocalTool | undefined,
-  options: AgentRoundOptions,
+  options: Pick<AgentRoundOptions, "agentId" | "round" | "emitter" | "clock" | "signal"> & {
+    presenting?: boolean;
+  },
 ): Promise<{ content: string; isError: boolean }> {
   const { agentId, round, emitter, clock } = options;
   emitter.emit({
@@ -268,7 +282,7 @@ async function runLocalTool(
     toolName: call.toolName,
     input: call.input,
   });
-  const started = clock.now();
+  const elapsed = stopwatch(clock);
   let content: string;
   let isError = false;
   if (tool === undefined) {
@@ -278,7 +292,7 @@ async function runLocalTool(
     try {
       content = await tool.execute(call.input, {
         agentId,
-        presenting: false,
+        presenting: options.presenting ?? false,
         signal: options.signal,
       });
     } catch (error) {
@@ -294,7 +308,7 @@ async function runLocalTool(
     toolName: call.toolName,
     output: content,
     isError,
-    durationMs: clock.now() - started,
+    durationMs: elapsed(),
   });
   return { content, isError };
 }

@@ -31,5 +31,6 @@ export {
   type SessionStore,
   type TurnRecord,
 } from "./sessions.js";
+export type { SnapshotRecord } from "./run-state.js";
 export { toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";

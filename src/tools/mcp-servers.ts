@@ -52,7 +52,7 @@ export interface McpTools {
   tools: LocalTool[];
   /** Names of the servers that started. */
   started: string[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** `mcp__<server>__<tool>`, with characters the providers refuse replaced by `_`. */

@@ -7,7 +7,7 @@ import type { NoticeSource, ToolNotice } from "./tool.js";
 
 /** A {@link NoticeSource} plus the sending side. */
 export interface NoticeChannel extends NoticeSource {
-  send(notice: ToolNotice): void;
+  send: (notice: ToolNotice) => void;
 }
 
 /** Creates a channel with one listener at a time. */

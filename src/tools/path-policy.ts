@@ -56,7 +56,7 @@ export interface PathPolicy {
    */
   resolve(path: string, mode: "read" | "write", presenting: boolean): Promise<string>;
   /** How to show a resolved path to the model: relative to {@link base} when inside it. */
-  display(real: string): string;
+  display: (real: string) => string;
 }
 
 /**

@@ -121,6 +121,10 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         warned.add(key);
         return [`[orchestrator] Warning from ${event.source}: ${oneLine(event.message)}`];
       }
+      case "workspace-snapshot":
+        return [
+          `[${event.agentId}] Workspace snapshot ${event.label}: ${event.files} files, ${event.bytes} bytes${event.label.endsWith(".final") ? ` (the result: ${event.workspace})` : ""}`,
+        ];
       case "persona":
         return [`[${event.agentId}] Persona: ${oneLine(event.persona)}`];
       case "winner":
