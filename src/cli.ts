@@ -10,6 +10,7 @@ import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
 import { positiveInteger } from "./commands/integer-options.js";
+import { stoppingMessage, watchRunInterrupts } from "./commands/run-interrupts.js";
 import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
 
@@ -189,20 +190,16 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         return;
       }
       const { runQuestion } = await import("./commands/run.js");
-      const interrupt = new AbortController();
-      let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts === 1) {
+      const interrupts = watchRunInterrupts({
+        source: process,
+        onStopping: (signal) => {
           // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
           if (!(process.stdout.isTTY && options.display !== false && !options.automation))
-            process.stderr.write("\ncoord: stopping (Ctrl+C again to quit at once)…\n");
-          interrupt.abort();
-        } else {
-          process.exit(ExitCode.interrupted);
-        }
-      };
-      process.on("SIGINT", onSigint);
+            process.stderr.write(`\n${stoppingMessage(signal)}\n`);
+        },
+        quit: () => process.exit(ExitCode.interrupted),
+      });
+      onOutputClosed = () => interrupts.outputClosed();
       try {
         process.exitCode = await runQuestion(
           text,
@@ -211,10 +208,11 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
             outputFile: options.outputFile as string | undefined,
             automation: options.automation === true,
           },
-          { ...io, signal: interrupt.signal },
+          { ...io, signal: interrupts.signal },
         );
       } finally {
-        process.off("SIGINT", onSigint);
+        interrupts.dispose();
+        onOutputClosed = undefined;
       }
     });
   addServeCommand(program, version);
@@ -242,11 +240,18 @@ function reportError(error: unknown): number {
   return ExitCode.execution;
 }
 
-// A closed pipe (`coord … | head`) or a closed terminal (EIO) is not worth a stack trace.
+/** Set while a single question runs: then a closed output stops the run instead of exiting. */
+let onOutputClosed: (() => void) | undefined;
+
+// A closed pipe (`coord … | head`, EPIPE) or a closed terminal (EIO) is not worth a stack trace.
+// During a question it stops the run like Ctrl+C (run-end, metrics, session closed; later
+// writes to the dead stream are dropped), and coord exits when the run has ended; otherwise
+// coord exits at once.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE" || error.code === "EIO") process.exit(process.exitCode ?? 0);
-    throw error;
+    if (error.code !== "EPIPE" && error.code !== "EIO") throw error;
+    if (onOutputClosed) onOutputClosed();
+    else process.exit(process.exitCode ?? 0);
   });
 }
 

@@ -2,13 +2,13 @@
  * The interactive chat end to end in a real pseudo-terminal (tmux): the built binary with a
  * scripted team whose later turns only pass when the earlier answers reached the agents'
  * prompts (`expect_prompt_contains`). Checks the live panels, the answers, /inspect, /quit,
- * --list-sessions, --session-id, and Ctrl+C (cancel a turn, then quit with exit code 4).
+ * --list-sessions, --session-id, Ctrl+C (cancel a turn, then quit with exit code 4) and SIGTERM.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { parseEventLog } from "../src/events/jsonl.js";
-import { CLI, makeSandbox, runCli } from "./support/cli.js";
+import { CLI, makeSandbox, onlyAttemptDir, readLog, runCli } from "./support/cli.js";
 import { hasTmux, TmuxPane } from "./support/tmux.js";
 
 const TEAM = `
@@ -193,5 +193,33 @@ describe.skipIf(!hasTmux())("interactive chat in a terminal", () => {
       await readFile(join(session!.log_dir, "turn_1", "attempt_1", "status.json"), "utf8"),
     ) as { end_reason: string };
     expect(status.end_reason).toBe("interrupted");
+  });
+
+  test("SIGTERM ends the chat like a closed terminal: the turn stops, the session is interrupted", async () => {
+    const box = await makeSandbox();
+    await writeFile(join(box.cwd, "team.yaml"), SLOW_TEAM);
+    const tty = startCoord(box, "--config team.yaml");
+    await tty.waitFor("Ask the team, or /help");
+    tty.type("A question that takes too long");
+    await tty.waitFor(/thinking/);
+    // The session records the chat's process id: that is whom to signal.
+    const registry = async () =>
+      (
+        JSON.parse(await readFile(join(box.home, ".coord", "sessions.json"), "utf8")) as {
+          sessions: Array<{ id: string; pid: number; status: string }>;
+        }
+      ).sessions;
+    const [running] = await registry();
+    expect(running).toMatchObject({ status: "active" });
+    process.kill(running!.pid, "SIGTERM");
+    expect(await tty.waitFor(/EXIT=\d+/)).toContain("EXIT=4");
+
+    // Closed by the chat itself (not only reported so because its process is gone).
+    expect((await registry())[0]).toMatchObject({ id: running!.id, status: "interrupted" });
+    const { events, truncated } = parseEventLog(
+      await readLog(await onlyAttemptDir(box.cwd), "events.jsonl"),
+    );
+    expect(truncated).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "interrupted" });
   });
 });

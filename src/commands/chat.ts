@@ -9,7 +9,8 @@
  * - otherwise a line-based prompt (node:readline) with trace lines on stderr.
  *
  * @returns the exit code: 0 after /quit or Ctrl+D, 4 when Ctrl+C ended it while (or right after)
- *   cancelling a turn.
+ *   cancelling a turn, or when SIGHUP (the terminal closed) or SIGTERM ended it (the running turn
+ *   is stopped and the session closed as `interrupted`).
  */
 import { createInterface } from "node:readline";
 import { ConfigError, ExitCode } from "../errors.js";
@@ -123,9 +124,8 @@ async function runInk(chat: ChatController, io: ChatIO): Promise<number> {
   });
   // A signal from outside (kill -INT) acts like the key.
   const onSigint = () => chat.actions.interrupt();
-  const onSighup = () => void chat.hangup();
   process.on("SIGINT", onSigint);
-  process.on("SIGHUP", onSighup);
+  const stopHangup = onHangup(chat);
   try {
     const code = await chat.done;
     // Let Ink draw the last state, then restore the terminal (raw mode off, cursor shown).
@@ -135,7 +135,7 @@ async function runInk(chat: ChatController, io: ChatIO): Promise<number> {
     return failed ? ExitCode.execution : code;
   } finally {
     process.off("SIGINT", onSigint);
-    process.off("SIGHUP", onSighup);
+    stopHangup();
   }
 }
 
@@ -177,15 +177,26 @@ async function runPlain(chat: ChatController, io: ChatIO): Promise<number> {
     if (view.exitArmed) io.stdout.write("\n(Ctrl+C again to quit)\n");
   });
   rl.on("close", () => chat.actions.quit());
-  const onSighup = () => void chat.hangup();
-  process.on("SIGHUP", onSighup);
+  const stopHangup = onHangup(chat);
   try {
     return await chat.done;
   } finally {
-    process.off("SIGHUP", onSighup);
+    stopHangup();
     unsubscribe();
     rl.close();
   }
+}
+
+/**
+ * SIGHUP (the terminal closed) and SIGTERM end the chat: the running turn is stopped and the
+ * session closed as `interrupted` (exit 4). @returns a function that removes the listeners.
+ */
+function onHangup(chat: ChatController): () => void {
+  const hangup = () => void chat.hangup();
+  for (const signal of ["SIGHUP", "SIGTERM"] as const) process.on(signal, hangup);
+  return () => {
+    for (const signal of ["SIGHUP", "SIGTERM"] as const) process.off(signal, hangup);
+  };
 }
 
 function plainBlock(block: ChatBlock): string {

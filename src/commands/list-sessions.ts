@@ -3,7 +3,9 @@
  * first (spec section 2 "Memory session": ID, timestamp, models, status).
  *
  * Table columns: ID, STARTED (local time, `YYYY-MM-DD HH:MM`), TURNS, STATUS, MODELS. `--json`
- * prints the records as a JSON array (the {@link SessionRecord} fields) for scripts.
+ * prints the records as a JSON array (the {@link SessionRecord} fields) for scripts. A session
+ * left `active` by a coord process that is gone (`kill -9`, a crash) shows as `interrupted`
+ * (src/session/stale-sessions.ts).
  */
 import { ConfigError } from "../errors.js";
 import { createSessionStore, type SessionRecord, SessionsFileError } from "../session/index.js";

@@ -6,9 +6,15 @@
 import { stat } from "node:fs/promises";
 import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import { type PreparedRun, runLogOptions, type RunLogOptions } from "../runner/index.js";
+import {
+  type LogFlags,
+  type PreparedRun,
+  runLogOptions,
+  type RunLogOptions,
+} from "../runner/index.js";
 import {
   createSessionStore,
+  FileLockError,
   historyFromTurns,
   type HistoryMessage,
   type RunState,
@@ -37,9 +43,10 @@ export interface OpenSession {
 const RECENT_IDS = 5;
 
 /**
- * Opens the session named by `sessionId` (or the config's `session_id`), else registers a new one.
+ * Opens the session named by `sessionId` (or the config's `session_id`), else registers a new one;
+ * either way the session is `active` and records this process's id (`pid`).
  * @throws ConfigError (exit 1) for an unknown id, listing the most recent ids, or for an
- *   unreadable sessions.json.
+ *   unreadable sessions.json, or one another process keeps locked.
  */
 export async function openSession(options: {
   home: string;
@@ -60,7 +67,7 @@ export async function openSession(options: {
       const found = await store.get(id);
       if (!found) throw await unknownSession(store, id);
       const turns = await store.turns(id);
-      const record = await store.update(id, { status: "active", ended_at: null });
+      const record = await store.reopen(id);
       return {
         store,
         record,
@@ -81,7 +88,8 @@ export async function openSession(options: {
     });
     return { store, record, turns: [], history: [], continued: false };
   } catch (error) {
-    if (error instanceof SessionsFileError) throw new ConfigError(error.message);
+    if (error instanceof SessionsFileError || error instanceof FileLockError)
+      throw new ConfigError(error.message);
     throw error;
   }
 }
@@ -113,14 +121,7 @@ async function sessionLogDir(session: OpenSession): Promise<string | undefined> 
 export async function turnLogOptions(
   session: OpenSession,
   prepared: Pick<PreparedRun, "env" | "config">,
-  options: {
-    enabled: boolean;
-    cwd: string;
-    version: string;
-    argv: readonly string[];
-    debug: boolean;
-    onError?: (error: Error) => void;
-  },
+  options: LogFlags,
 ): Promise<RunLogOptions | undefined> {
   return runLogOptions(prepared, {
     ...options,
@@ -181,7 +182,11 @@ export async function discardSession(session: OpenSession): Promise<void> {
   const { store, record, before } = session;
   await (
     before
-      ? store.update(record.id, { status: before.status, ended_at: before.ended_at })
+      ? store.update(record.id, {
+          status: before.status,
+          ended_at: before.ended_at,
+          pid: before.pid,
+        })
       : store.remove(record.id)
   ).catch(() => undefined);
 }

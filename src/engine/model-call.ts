@@ -4,8 +4,8 @@
  * to first token (ms).
  *
  * Streamed text and reasoning become blocks (`text-start`/`-delta`/`-end`, the same for
- * `reasoning`, or `final-*` for the presentation's text), each opened at its first delta and
- * closed when the call ends, however it ends. Tools the provider ran itself become `tool-call` /
+ * `reasoning`, or `final-*` for the presentation's text), one open at a time: each opens at its
+ * first delta and closes when another kind starts or the call ends, however it ends. Tools the provider ran itself become `tool-call` /
  * `tool-result`; the retry wrapper's notices become `retry` events and provider warnings
  * `warning` events, so the log holds everything the user was told.
  */
@@ -158,31 +158,36 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
 
 type BlockKind = "text" | "reasoning" | "final";
 
-/** The streamed blocks of one call: opened at their first delta, all closed at the end. */
+/**
+ * The streamed blocks of one call, one open at a time: a block opens at the first delta of its
+ * kind and closes when a delta of another kind arrives (reasoning, then text) or the call ends.
+ */
 function openBlocks(options: ModelCallOptions): {
   delta(kind: BlockKind, text: string): void;
   closeAll(): void;
 } {
   const { agentId, round, emitter } = options;
-  const open = new Map<BlockKind, string>();
+  let open: { kind: BlockKind; blockId: string } | undefined;
+  const close = () => {
+    if (open === undefined) return;
+    const { kind, blockId } = open;
+    if (kind === "final") emitter.emit({ type: "final-end", agentId, blockId });
+    else emitter.emit({ type: `${kind}-end`, agentId, round, blockId });
+    open = undefined;
+  };
   return {
     delta(kind, text) {
-      let blockId = open.get(kind);
-      if (blockId === undefined) {
-        blockId = emitter.nextBlockId();
-        open.set(kind, blockId);
+      if (open?.kind !== kind) {
+        close();
+        const blockId = emitter.nextBlockId();
+        open = { kind, blockId };
         if (kind === "final") emitter.emit({ type: "final-start", agentId, blockId });
         else emitter.emit({ type: `${kind}-start`, agentId, round, blockId });
       }
+      const { blockId } = open;
       if (kind === "final") emitter.emit({ type: "final-delta", agentId, blockId, text });
       else emitter.emit({ type: `${kind}-delta`, agentId, round, blockId, text });
     },
-    closeAll() {
-      for (const [kind, blockId] of open) {
-        if (kind === "final") emitter.emit({ type: "final-end", agentId, blockId });
-        else emitter.emit({ type: `${kind}-end`, agentId, round, blockId });
-      }
-      open.clear();
-    },
+    closeAll: close,
   };
 }

@@ -8,7 +8,13 @@ export {
   parseCwdContext,
   withCwdContext,
 } from "./cwd-context.js";
-export { type PreparedRun, type PrepareFlags, prepareRun, runLogOptions } from "./prepare-run.js";
+export {
+  type LogFlags,
+  type PreparedRun,
+  type PrepareFlags,
+  prepareRun,
+  runLogOptions,
+} from "./prepare-run.js";
 export { chooseMode, type ModeChoice, type RunFlags } from "./resolve-run.js";
 export {
   defaultLogRoot,

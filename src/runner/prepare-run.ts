@@ -73,6 +73,19 @@ export async function prepareRun(
   };
 }
 
+/** What a command knows about its run log: from its flags and its IO. */
+export interface LogFlags {
+  /** False for `--no-logs`. */
+  enabled: boolean;
+  cwd: string;
+  version: string;
+  /** The raw arguments, for execution_metadata.yaml. */
+  argv: readonly string[];
+  debug: boolean;
+  /** Told once of the first log write failure (the run goes on). */
+  onError?: ((error: Error) => void) | undefined;
+}
+
 /**
  * The run log's options, or undefined for no log (`--no-logs`, `ui.logging_enabled: false`).
  * @param options.logDir write into this existing `log_…` directory (a later turn of a session).
@@ -80,18 +93,11 @@ export async function prepareRun(
  */
 export function runLogOptions(
   prepared: Pick<PreparedRun, "env" | "config">,
-  options: {
-    /** False for `--no-logs`. */
-    enabled: boolean;
-    cwd: string;
-    version: string;
-    argv: readonly string[];
-    debug: boolean;
+  options: LogFlags & {
     /** The log root; default `COORD_LOG_DIR`, else `agent_outputs` in `cwd`. */
     root?: string | undefined;
     logDir?: string | undefined;
     turn?: number | undefined;
-    onError?: ((error: Error) => void) | undefined;
   },
 ): RunLogOptions | undefined {
   if (!options.enabled || !prepared.config.ui.logging_enabled) return undefined;

@@ -31,6 +31,7 @@ export {
   type SessionStore,
   type TurnRecord,
 } from "./sessions.js";
+export { FileLockError } from "./file-lock.js";
 export type { SnapshotRecord } from "./run-state.js";
 export { toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";

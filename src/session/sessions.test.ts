@@ -7,8 +7,10 @@ import {
   historyFromTurns,
   sessionIdFor,
   SessionsFileError,
+  type SessionRecord,
   type TurnRecord,
 } from "./sessions.js";
+import { isProcessAlive } from "./stale-sessions.js";
 
 const NOON = new Date(2025, 0, 2, 12, 30, 5).getTime(); // local time
 
@@ -128,5 +130,93 @@ describe("sessions registry", () => {
   test("no registry yet: an empty list", async () => {
     const { store: sessions } = await store();
     expect(await sessions.list()).toEqual([]);
+  });
+});
+
+describe("sessions whose process is gone", () => {
+  const errno = (code: string) => Object.assign(new Error(code), { code });
+
+  test("isProcessAlive: ESRCH is gone; EPERM and success are alive; odd pids are never probed", () => {
+    const probed: number[] = [];
+    const kill = (result: "ok" | "ESRCH" | "EPERM") => (pid: number) => {
+      probed.push(pid);
+      if (result !== "ok") throw errno(result);
+    };
+    expect(isProcessAlive(123, kill("ok"))).toBe(true);
+    expect(isProcessAlive(124, kill("ESRCH"))).toBe(false);
+    expect(isProcessAlive(125, kill("EPERM"))).toBe(true);
+    expect(probed).toEqual([123, 124, 125]);
+    for (const pid of [0, -1, 1.5, Number.NaN])
+      expect(isProcessAlive(pid, kill("ESRCH"))).toBe(true);
+    expect(probed).toHaveLength(3);
+    expect(isProcessAlive(process.pid)).toBe(true);
+  });
+
+  async function registry(home: string): Promise<SessionRecord[]> {
+    const text = await readFile(join(home, ".coord", "sessions.json"), "utf8");
+    return (JSON.parse(text) as { sessions: SessionRecord[] }).sessions;
+  }
+
+  test("an active session of a dead process lists as interrupted; the next change writes it so", async () => {
+    const dead = new Set<number>();
+    const home = await mkdtemp(join(tmpdir(), "coord-sessions-"));
+    const open = (pid: number) =>
+      createSessionStore({ home, now: () => NOON, pid, isAlive: (target) => !dead.has(target) });
+    const first = await open(111).create(INIT);
+    expect(first).toMatchObject({ status: "active", pid: 111 });
+    const reader = open(222);
+    expect(await reader.get(first.id)).toMatchObject({ status: "active", pid: 111 });
+
+    dead.add(111);
+    expect(await reader.get(first.id)).toMatchObject({ status: "interrupted", ended_at: null });
+    expect((await reader.list()).map((session) => session.status)).toEqual(["interrupted"]);
+    // Reading does not write: the file still says active until the registry changes.
+    expect((await registry(home))[0]).toMatchObject({ status: "active", pid: 111 });
+
+    const second = await reader.create(INIT);
+    expect(await registry(home)).toEqual([
+      expect.objectContaining({ id: first.id, status: "interrupted", ended_at: null, pid: 111 }),
+      expect.objectContaining({ id: second.id, status: "active", pid: 222 }),
+    ]);
+  });
+
+  test("finished sessions and records without a pid (older coord) are left as they are", async () => {
+    const home = await mkdtemp(join(tmpdir(), "coord-sessions-"));
+    const old: Omit<SessionRecord, "pid"> = {
+      ...INIT,
+      id: "session_20240101_000000",
+      started_at: "2024-01-01T00:00:00.000Z",
+      ended_at: null,
+      status: "active",
+      turns: 1,
+    };
+    const done = { ...old, id: "session_20240101_000001", status: "completed", pid: 111 };
+    await mkdir(join(home, ".coord"), { recursive: true });
+    await writeFile(
+      join(home, ".coord", "sessions.json"),
+      JSON.stringify({ version: 1, sessions: [old, done] }),
+    );
+    const sessions = createSessionStore({ home, now: () => NOON, isAlive: () => false });
+    expect(await sessions.get(old.id)).toMatchObject({ status: "active" });
+    expect(await sessions.get(done.id)).toMatchObject({ status: "completed" });
+    await sessions.update(done.id, { turns: 2 });
+    expect(await registry(home)).toEqual([
+      expect.objectContaining({ id: old.id, status: "active" }),
+      expect.objectContaining({ id: done.id, status: "completed", turns: 2 }),
+    ]);
+  });
+
+  test("reopen (--session-id) makes the session active again under the new process", async () => {
+    const home = await mkdtemp(join(tmpdir(), "coord-sessions-"));
+    const created = await createSessionStore({ home, now: () => NOON, pid: 111 }).create(INIT);
+    const later = createSessionStore({ home, now: () => NOON, pid: 333, isAlive: () => true });
+    await later.update(created.id, { status: "completed", ended_at: "2025-01-02T12:31:00.000Z" });
+    expect(await later.reopen(created.id)).toMatchObject({
+      status: "active",
+      ended_at: null,
+      pid: 333,
+    });
+    expect((await registry(home))[0]).toMatchObject({ status: "active", pid: 333 });
+    await expect(later.reopen("session_nope")).rejects.toThrow(/session_nope is not in/);
   });
 });

@@ -4,16 +4,29 @@
  * `_3`, … when that second is taken).
  *
  * - `~/.coord/sessions.json`: the registry, `{version: 1, sessions: SessionRecord[]}`, rewritten
- *   atomically (temp file + rename) under a lock directory, so a reader never sees half a file
- *   and two coord processes do not lose each other's updates.
+ *   atomically (`write-file-atomic`: temp file + rename) under a cross-process lock
+ *   (file-lock.ts), so a reader never sees half a file and two coord processes do not lose each
+ *   other's updates.
+ * - Each record names the process that runs it (`pid`): an `active` session whose process is
+ *   gone is reported as `interrupted` by {@link SessionStore.list} and {@link SessionStore.get},
+ *   and written so at the next change of the registry (stale-sessions.ts).
  * - `~/.coord/sessions/<id>/turn_<n>.json`: one {@link TurnRecord} per turn (question, final
  *   answer, winner, times), written atomically; the history a continued session feeds the agents.
  *
- * Paths come from the injected `home`; times from the injected `now` (STYLE.md rule 9).
+ * Paths come from the injected `home`; times from the injected `now`; the process id and the
+ * "is it alive" check are injectable too (STYLE.md rule 9).
  */
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../store/index.js";
+import { StoredFileError } from "../errors.js";
+import writeFileAtomic from "write-file-atomic";
+import { withFileLock } from "./file-lock.js";
+import {
+  isProcessAlive,
+  isStale,
+  withLiveStatus,
+  type ProcessAliveCheck,
+} from "./stale-sessions.js";
 
 /** Registry file format version. A reader refuses versions it does not know. */
 export const SESSIONS_FILE_VERSION = 1;
@@ -25,7 +38,7 @@ export type SessionStatus = "active" | "completed" | "failed" | "timeout" | "int
 export interface SessionRecord {
   id: string;
   started_at: string;
-  /** null while active. */
+  /** null while active, and for a session whose process died (its end time is unknown). */
   ended_at: string | null;
   status: SessionStatus;
   /** `interactive` chat or a `single` query (a continued session keeps its first kind). */
@@ -40,6 +53,12 @@ export interface SessionRecord {
   turns: number;
   /** Working directory the session started in. */
   cwd: string;
+  /**
+   * The coord process that runs (or last ran) the session: set when it starts and when
+   * `--session-id` continues it. Absent in records of older coord versions, which therefore
+   * cannot be checked for a dead process.
+   */
+  pid?: number;
 }
 
 /** One turn, `~/.coord/sessions/<id>/turn_<n>.json`. */
@@ -74,10 +93,14 @@ export interface SessionStoreOptions {
   home: string;
   /** Epoch ms; default Date.now. */
   now?: () => number;
+  /** The id written in the sessions this store opens; default `process.pid`. */
+  pid?: number;
+  /** Whether a session's process still exists; default {@link isProcessAlive}. */
+  isAlive?: ProcessAliveCheck;
 }
 
 /** Thrown for an unreadable registry (bad JSON, unknown version): names the file. */
-export class SessionsFileError extends Error {
+export class SessionsFileError extends StoredFileError {
   constructor(message: string) {
     super(message);
     this.name = "SessionsFileError";
@@ -97,14 +120,22 @@ export function sessionIdFor(date: Date): string {
 export interface SessionStore {
   /** `<home>/.coord/sessions.json`. */
   readonly registryPath: string;
-  /** Every session, newest first (by start time). [] when there is no registry yet. */
+  /**
+   * Every session, newest first (by start time). [] when there is no registry yet. An `active`
+   * session whose process is gone is listed as `interrupted`.
+   */
   list(): Promise<SessionRecord[]>;
-  /** The session, or undefined. */
+  /** The session (its status as in {@link list}), or undefined. */
   get(id: string): Promise<SessionRecord | undefined>;
-  /** Registers a new active session with a fresh id. */
+  /** Registers a new active session with a fresh id, owned by this store's process. */
   create(
-    init: Omit<SessionRecord, "id" | "started_at" | "ended_at" | "status" | "turns">,
+    init: Omit<SessionRecord, "id" | "started_at" | "ended_at" | "status" | "turns" | "pid">,
   ): Promise<SessionRecord>;
+  /**
+   * Makes the session active again, owned by this store's process (`--session-id`).
+   * @throws Error when the id is unknown.
+   */
+  reopen(id: string): Promise<SessionRecord>;
   /** Merges `patch` into the record. @throws Error when the id is unknown. */
   update(id: string, patch: Partial<Omit<SessionRecord, "id">>): Promise<SessionRecord>;
   /** Removes the record and its turns (a session whose run never started). */
@@ -115,15 +146,13 @@ export interface SessionStore {
   turns(id: string): Promise<TurnRecord[]>;
 }
 
-const LOCK_STALE_MS = 10_000;
-const LOCK_RETRY_MS = 15;
-
 /** Opens the store under `<home>/.coord` (created on the first write). */
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const now = options.now ?? Date.now;
+  const pid = options.pid ?? process.pid;
+  const isAlive = options.isAlive ?? ((target: number) => isProcessAlive(target));
   const root = join(options.home, ".coord");
   const registryPath = join(root, "sessions.json");
-  const lockPath = `${registryPath}.lock`;
   const turnsDir = (id: string) => join(root, "sessions", id);
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -151,32 +180,43 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     return parsed.sessions as SessionRecord[];
   }
 
-  /** Runs `change` on the registry under the lock (in-process queue + lock directory). */
+  /**
+   * Runs `change` on the registry under the lock (in-process queue + cross-process lock). Stale
+   * sessions are written as `interrupted` on the way.
+   */
   function mutate<T>(change: (sessions: SessionRecord[]) => T): Promise<T> {
     const run = queue.then(async () => {
       await mkdir(root, { recursive: true });
-      await acquireLock(lockPath, now);
-      try {
+      return withFileLock(registryPath, async () => {
         const sessions = await read();
+        for (const record of sessions) if (isStale(record, isAlive)) record.status = "interrupted";
         const result = change(sessions);
         await writeFileAtomic(
           registryPath,
           `${JSON.stringify({ version: SESSIONS_FILE_VERSION, sessions }, null, 2)}\n`,
         );
         return result;
-      } finally {
-        await rm(lockPath, { recursive: true, force: true });
-      }
+      });
     });
     queue = run.catch(() => undefined);
     return run;
   }
 
+  function update(id: string, patch: Partial<Omit<SessionRecord, "id">>): Promise<SessionRecord> {
+    return mutate((sessions) => {
+      const index = sessions.findIndex((session) => session.id === id);
+      if (index < 0) throw new Error(`session ${id} is not in ${registryPath}`);
+      const record = { ...sessions[index]!, ...patch, id };
+      sessions[index] = record;
+      return record;
+    });
+  }
+
   return {
     registryPath,
     async list() {
-      const sessions = await read();
-      return [...sessions].sort((a, b) =>
+      const sessions = (await read()).map((record) => withLiveStatus(record, isAlive));
+      return sessions.sort((a, b) =>
         a.started_at === b.started_at
           ? b.id.localeCompare(a.id)
           : a.started_at < b.started_at
@@ -185,7 +225,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       );
     },
     async get(id) {
-      return (await read()).find((session) => session.id === id);
+      const record = (await read()).find((session) => session.id === id);
+      return record && withLiveStatus(record, isAlive);
     },
     create(init) {
       return mutate((sessions) => {
@@ -201,20 +242,16 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
           status: "active",
           turns: 0,
           ...init,
+          pid,
         };
         sessions.push(record);
         return record;
       });
     },
-    update(id, patch) {
-      return mutate((sessions) => {
-        const index = sessions.findIndex((session) => session.id === id);
-        if (index < 0) throw new Error(`session ${id} is not in ${registryPath}`);
-        const record = { ...sessions[index]!, ...patch, id };
-        sessions[index] = record;
-        return record;
-      });
+    reopen(id) {
+      return update(id, { status: "active", ended_at: null, pid });
     },
+    update,
     async remove(id) {
       await mutate((sessions) => {
         const index = sessions.findIndex((session) => session.id === id);
@@ -269,22 +306,4 @@ export function historyFromTurns(turns: readonly TurnRecord[]): HistoryMessage[]
           { role: "assistant" as const, content: turn.answer },
         ],
   );
-}
-
-/** Takes the lock directory, waiting while another process holds it (a stale lock is broken). */
-async function acquireLock(path: string, now: () => number): Promise<void> {
-  for (;;) {
-    try {
-      await mkdir(path);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const info = await stat(path).catch(() => null);
-    if (info && now() - info.mtimeMs > LOCK_STALE_MS) {
-      await rm(path, { recursive: true, force: true });
-      continue;
-    }
-    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
-  }
 }

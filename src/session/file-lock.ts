@@ -1,0 +1,66 @@
+/**
+ * A cross-process lock on one file, with `proper-lockfile`: a lock directory `<path>.lock` (the
+ * same one earlier coord versions made, so old and new processes still exclude each other),
+ * kept fresh while held and broken by others once it is older than `staleMs` (its holder died).
+ */
+import lockfile from "proper-lockfile";
+
+/** How long a lock may go without a refresh before others break it (ms). */
+const STALE_MS = 10_000;
+
+/** Waits while another process holds the lock: about 20 s in all, longer than `STALE_MS`. */
+const RETRIES = { retries: 100, factor: 1.5, minTimeout: 10, maxTimeout: 200 };
+
+/** Thrown when the lock cannot be taken, or was lost while held; names the file. */
+export class FileLockError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "FileLockError";
+  }
+}
+
+/**
+ * Runs `task` while holding the lock on `path` (which need not exist; its directory must).
+ * @param options.retries how often to try again while another process holds the lock (waits
+ *   grow from 10 to 200 ms); default 100, about 20 s.
+ * @returns what `task` returns.
+ * @throws FileLockError when another process holds the lock for longer than the wait, or when
+ *   the lock was broken by another process while `task` ran (its write may then be lost);
+ *   errors of `task` as they are.
+ */
+export async function withFileLock<T>(
+  path: string,
+  task: () => Promise<T>,
+  options: { retries?: number } = {},
+): Promise<T> {
+  let lost: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(path, {
+      realpath: false,
+      stale: STALE_MS,
+      retries: { ...RETRIES, retries: options.retries ?? RETRIES.retries },
+      // The default throws from a timer, which would crash the process.
+      onCompromised: (error) => (lost = error),
+    });
+  } catch (error) {
+    throw new FileLockError(
+      (error as NodeJS.ErrnoException).code === "ELOCKED"
+        ? `${path} is locked by another coord process (${path}.lock): try again; if no coord is running, delete that lock`
+        : `cannot lock ${path}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  try {
+    const result = await task();
+    if (lost) {
+      throw new FileLockError(`lost the lock on ${path} while writing it: ${lost.message}`, {
+        cause: lost,
+      });
+    }
+    return result;
+  } finally {
+    // A lost lock is already released (ERELEASED): nothing to undo.
+    await release().catch(() => undefined);
+  }
+}
