@@ -53,6 +53,8 @@ export interface TeamTools {
   startMcp(): Promise<void>;
   /** Closes the MCP servers and the run's views (after the run). */
   close(): Promise<void>;
+  /** Closes everything and removes the run's folders: for a run that never started. */
+  discard(): Promise<void>;
 }
 
 /** The workspace folder name of an agent: `backend.cwd`, else its id when it needs one. */
@@ -166,6 +168,10 @@ export async function createTeamTools(options: TeamToolsOptions): Promise<TeamTo
   }
 
   const mcpClosers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    await Promise.allSettled(mcpClosers.splice(0).map((closeServers) => closeServers()));
+    await workspaces?.close();
+  };
   return {
     agents: built,
     workspaces,
@@ -199,9 +205,10 @@ export async function createTeamTools(options: TeamToolsOptions): Promise<TeamTo
         }),
       );
     },
-    async close() {
-      await Promise.allSettled(mcpClosers.map((close) => close()));
-      await workspaces?.close();
+    close,
+    async discard() {
+      await close();
+      await workspaces?.remove();
     },
   };
 }

@@ -59,6 +59,8 @@ export interface RunWorkspaces {
   attachLog(dir: string): void;
   /** Waits for queued copies, then removes the views. */
   close(): Promise<void>;
+  /** Removes every folder of the run (workspaces, snapshots, views): a run that never started. */
+  remove(): Promise<void>;
 }
 
 /** Claims `<parent>/<name>` (or `<name>_2`, …) with a non-recursive mkdir. */
@@ -198,6 +200,11 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
     async close() {
       await queue;
       await rm(views, { recursive: true, force: true }).catch(() => undefined);
+    },
+    async remove() {
+      await queue;
+      for (const path of [views, snapshots, root])
+        await rm(path, { recursive: true, force: true }).catch(() => undefined);
     },
   };
 }

@@ -123,7 +123,7 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
       }
       case "workspace-snapshot":
         return [
-          `[${event.agentId}] Workspace snapshot ${event.label}: ${event.files} files, ${event.bytes} bytes${event.label.endsWith(".final") ? ` (the result: ${event.workspace})` : ""}`,
+          `[${event.agentId}] Workspace snapshot ${event.label}: ${event.files} file${event.files === 1 ? "" : "s"}, ${event.bytes} bytes${event.label.endsWith(".final") ? ` (the result: ${event.workspace})` : ""}`,
         ];
       case "persona":
         return [`[${event.agentId}] Persona: ${oneLine(event.persona)}`];
