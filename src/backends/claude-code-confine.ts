@@ -12,7 +12,9 @@
  * - `Bash` and the other shell tools are refused: a shell cannot be confined to folders; commands
  *   run through coord's `execute_command` when `enable_mcp_command_line: true`.
  *
- * Every other tool (coord's own `mcp__coord__…` tools, web search, todo lists) is left alone.
+ * A file tool call the policy allows is allowed without asking (a run has nobody to ask), except in
+ * `plan` mode, which keeps deciding itself. Every other tool (coord's own `mcp__coord__…` tools,
+ * web search, todo lists) is left to Claude Code's permission mode.
  */
 import type { HookCallback } from "@anthropic-ai/claude-agent-sdk";
 import type { FileAccess } from "./backend.js";
@@ -32,6 +34,11 @@ const WRITE_TOOLS: Record<string, string> = {
   MultiEdit: "file_path",
   NotebookEdit: "notebook_path",
 };
+
+/** True for Claude Code's tools that read or write files (judged by the path policy). */
+export function isFileTool(toolName: string): boolean {
+  return READ_TOOLS[toolName] !== undefined || WRITE_TOOLS[toolName] !== undefined;
+}
 
 /**
  * Why a call of one of Claude Code's tools is refused, or undefined when it may run.
@@ -66,9 +73,10 @@ export async function confinedRefusal(
     const path = fields[writeKey];
     if (typeof path !== "string" || path === "") return `${toolName}: give the file's path`;
     const refusal = await files.refusal(path, "write");
-    return refusal === undefined
-      ? undefined
-      : `${refusal} (when you present the final answer, write there with coord's write_file or edit_file tools)`;
+    // The presenter may write to `write` context paths, but only through coord's tools.
+    return refusal?.includes("only the agent presenting") === true
+      ? `${refusal}; when you present the final answer, write there with coord's write_file or edit_file tools`
+      : refusal;
   }
   return undefined;
 }
@@ -81,12 +89,27 @@ function globFolder(pattern: string): string {
   return folder === "" ? "/" : folder;
 }
 
-/** The `PreToolUse` hook that denies the calls {@link confinedRefusal} refuses. */
-export function confineHook(files: FileAccess): HookCallback {
+/**
+ * The `PreToolUse` hook: denies the calls {@link confinedRefusal} refuses, allows the file tool
+ * calls it accepts (unless `askOnAllowed`, for `plan` mode).
+ */
+export function confineHook(
+  files: FileAccess,
+  options: { askOnAllowed?: boolean } = {},
+): HookCallback {
   return async (input) => {
     if (input.hook_event_name !== "PreToolUse") return { continue: true };
     const refusal = await confinedRefusal(files, input.tool_name, input.tool_input);
-    if (refusal === undefined) return { continue: true };
+    if (refusal === undefined) {
+      if (options.askOnAllowed === true || !isFileTool(input.tool_name)) return { continue: true };
+      return {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "allow",
+          permissionDecisionReason: "inside the agent's folders",
+        },
+      };
+    }
     return {
       hookSpecificOutput: {
         hookEventName: "PreToolUse",

@@ -155,7 +155,15 @@ export function queryOptions(
     ...(settings.files
       ? {
           additionalDirectories: settings.files.readRoots,
-          hooks: { PreToolUse: [{ hooks: [confineHook(settings.files)] }] },
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [
+                  confineHook(settings.files, { askOnAllowed: settings.permissionMode === "plan" }),
+                ],
+              },
+            ],
+          },
         }
       : {}),
     includePartialMessages: true,
