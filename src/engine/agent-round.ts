@@ -164,7 +164,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     // Tools that run inside the round first; the model sees their results next step.
     const inside = reply.toolCalls.filter((call) => !isWorkflow(call));
     for (const call of inside) {
-      const result = await runLocalTool(call, localTools.get(call.toolName), options);
+      const result = await runLocalTool(call, localTools, options);
       messages.push({
         role: "tool",
         toolCallId: call.toolCallId,
@@ -268,7 +268,7 @@ function answerToolCalls(
  */
 export async function runLocalTool(
   call: ToolCall,
-  tool: LocalTool | undefined,
+  tools: ReadonlyMap<string, LocalTool>,
   options: Pick<AgentRoundOptions, "agentId" | "round" | "emitter" | "clock" | "signal"> & {
     presenting?: boolean;
   },
@@ -285,8 +285,13 @@ export async function runLocalTool(
   const elapsed = stopwatch(clock);
   let content: string;
   let isError = false;
+  const tool = tools.get(call.toolName);
   if (tool === undefined) {
-    content = `Unknown tool ${call.toolName}.`;
+    const names = [...tools.keys()];
+    content =
+      names.length > 0
+        ? `Unknown tool ${call.toolName} (not one of: ${names.join(", ")}).`
+        : `Unknown tool ${call.toolName}.`;
     isError = true;
   } else {
     try {

@@ -156,7 +156,7 @@ async function presentationLoop(options: PresentationOptions, round: number): Pr
     if (calls.length === 0) break;
     messages.push({ role: "assistant", content: reply.text, toolCalls: calls });
     for (const call of calls) {
-      const result = await runLocalTool(call, byName.get(call.toolName), {
+      const result = await runLocalTool(call, byName, {
         agentId: agent.id,
         round,
         emitter,
