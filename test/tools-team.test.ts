@@ -132,6 +132,20 @@ describe("a scripted team with workspaces and a write context path", () => {
     },
   );
 
+  test("@examples/scripted_tools runs: the reviewer finds the writer's plan in its view", async () => {
+    const sandbox = await makeSandbox();
+    const result = await runCli(["--config", "@examples/scripted_tools", "Plan the release"], {
+      ...sandbox,
+    });
+    expect(result.stdout).toContain("Release plan: 1. Freeze the branch.");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/\[writer\] Workspace snapshot agent1\.final: 1 file, 77 bytes/);
+    const attempt = await onlyAttemptDir(sandbox.cwd);
+    expect(await readLog(attempt, "writer/snapshots/agent1.final/plan.md")).toContain(
+      "3. Tag and publish.",
+    );
+  });
+
   test("a context path that does not exist is a config error naming the key; nothing is created", async () => {
     const sandbox = await makeSandbox();
     await writeFile(

@@ -56,7 +56,7 @@ export const backendToolKeys = {
     .string()
     .optional()
     .describe(
-      "A private workspace for the agent, named so: a fresh folder per run under `.coord/workspaces/<run>/`; snapshotted at each answer (docs/tools.md).",
+      "A private workspace for the agent, named so: a fresh folder per run under `.coord/workspaces/<run>/`; snapshotted at each answer (docs/tools.md). Agents with `enable_mcp_command_line` or of type `claude_code` always get one (named by their id).",
     ),
   mcp_servers: z
     .union([z.array(McpServerConfig), z.record(z.string(), McpServerFields)])
