@@ -65,6 +65,9 @@ describe("a scripted team with workspaces and a write context path", () => {
         ...sandbox,
       });
       expect(result.stderr).toContain("[bob] Tool result: search_files");
+      expect(result.stderr).toMatch(
+        /\[system\] Workspace: \.coord\/workspaces\/run_\d{8}_\d{6}\/ws_alice \(alice's, the run's result\)\n/,
+      );
       expect(result.stdout).toBe("Final: report written.\n");
       expect(result.code).toBe(0);
 

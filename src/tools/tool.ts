@@ -69,12 +69,12 @@ export interface WorkspaceHooks {
    * Brings the agent's read-only copies of the other agents' latest snapshots up to date; called
    * before each of its model calls.
    */
-  refreshView(): Promise<void>;
+  refreshView: () => Promise<void>;
   /**
    * Snapshots the agent's workspace as `label` (`agent1.2`, `agent1.final`); called synchronously
    * when an answer is accepted, and after the final presentation. Absent for an agent without a
    * workspace of its own.
    * @returns what it holds, or undefined when it failed (a notice says why).
    */
-  snapshot?(label: string): Promise<SnapshotReport | undefined>;
+  snapshot?: (label: string) => Promise<SnapshotReport | undefined>;
 }
