@@ -286,9 +286,21 @@ export function createLocalBackend(
         wrapper
           .generateContextState({ chatHistory: items })
           .contextText.tokenize(loaded.model.tokenizer);
+      const budget = contextSize - maxTokens - 8;
+      if (useTools) {
+        // The tools' section is never cut: a prompt without it cannot call them.
+        const systemTokens = tokenize([{ type: "system", text: system }]).length;
+        if (systemTokens > budget) {
+          throw new BackendError({
+            message: `local model ${configured}: the system prompt with its ${request.tools.length} tools takes ${systemTokens} tokens, more than context_size ${contextSize} leaves after ${maxTokens} output tokens: raise \`context_size\` in the agent's backend config, or give the agent fewer tools`,
+            provider: "local",
+            retryable: false,
+          });
+        }
+      }
       const fitted = fitHistory(
         toChatHistory(system, request.messages),
-        contextSize - maxTokens - 8,
+        budget,
         (items) => tokenize(items).length,
       );
       const cachedInputTokens = slot.sequence.compareContextTokens(
@@ -325,6 +337,7 @@ export function createLocalBackend(
       emit({ type: "finish", finishReason: stopReason === "maxTokens" ? "length" : "stop", usage });
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
+      if (error instanceof BackendError) throw error;
       throw failure("inference failed", error);
     } finally {
       release();
