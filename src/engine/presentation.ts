@@ -106,7 +106,8 @@ export async function present(options: PresentationOptions): Promise<string | un
 
 /**
  * The presenter's model calls: one without tools, or a tool loop with them.
- * @returns the text written (the texts of every call, joined by blank lines), trimmed.
+ * @returns the text of the last call that wrote any, trimmed: text written before a tool call
+ *   ("let me update the file first") is a step, not the answer, as the live display shows it.
  * @throws what the backend throws.
  */
 async function presentationLoop(options: PresentationOptions, round: number): Promise<string> {
@@ -126,7 +127,7 @@ async function presentationLoop(options: PresentationOptions, round: number): Pr
       }),
     },
   ];
-  const texts: string[] = [];
+  let text = "";
   for (let step = 1; step <= (tools.length > 0 ? MAX_PRESENTATION_STEPS : 1); step++) {
     if (agent.workspace) {
       await agent.workspace.refreshView().catch(() => undefined);
@@ -151,7 +152,7 @@ async function presentationLoop(options: PresentationOptions, round: number): Pr
       signal,
       textAs: "final",
     });
-    if (reply.text.trim() !== "") texts.push(reply.text.trim());
+    if (reply.text.trim() !== "") text = reply.text.trim();
     const calls: ToolCall[] = last ? [] : reply.toolCalls;
     if (calls.length === 0) break;
     messages.push({ role: "assistant", content: reply.text, toolCalls: calls });
@@ -172,7 +173,7 @@ async function presentationLoop(options: PresentationOptions, round: number): Pr
       });
     }
   }
-  return texts.join("\n\n");
+  return text;
 }
 
 /** Snapshots the presenter's workspace as the run's result (when it has one). */

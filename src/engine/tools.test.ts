@@ -214,6 +214,28 @@ describe("the presentation", () => {
     });
   });
 
+  test("text written before a tool call is a step; the answer is the last text", async () => {
+    const calls: (ToolCallContext & { input: unknown })[] = [];
+    const { events } = await run(
+      {
+        solo: [
+          { answer: "draft" },
+          { text: "Let me write the file first.", tool_calls: [{ name: "write_file", input: {} }] },
+          { text: "The report is written." },
+        ],
+      },
+      {
+        tools: { solo: [recordingTool("write_file", calls)] },
+        extra: { mode: "single", presenterWrites: true },
+      },
+    );
+    expect(calls).toHaveLength(1);
+    expect(events.find((event) => event.type === "final-answer")).toMatchObject({
+      content: "The report is written.",
+      source: "presentation",
+    });
+  });
+
   test("a presenter that keeps calling tools is stopped after the step cap", async () => {
     const calls: (ToolCallContext & { input: unknown })[] = [];
     const endless = Array.from({ length: 11 }, () => ({
