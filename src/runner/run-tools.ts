@@ -42,6 +42,8 @@ export async function openTeamTools(options: {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   clock: Clock;
+  /** The run log's root, hidden from the agents (it names who wrote which answer). */
+  logRoot?: string | undefined;
 }): Promise<TeamTools | undefined> {
   if (!runNeedsTools(options.config, options.agentIndexes)) return undefined;
   const { createTeamTools } = await import("../tools/team-tools.js");
@@ -51,6 +53,7 @@ export async function openTeamTools(options: {
     cwd: options.cwd,
     env: options.env,
     runName: logDirName(new Date(options.clock.now())).replace(/^log_/, "run_"),
+    ...(options.logRoot !== undefined ? { hidden: [options.logRoot] } : {}),
   });
 }
 

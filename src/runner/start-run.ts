@@ -113,7 +113,11 @@ export function defaultLogRoot(
  */
 export async function startRun(options: StartRunOptions): Promise<RunHandle> {
   const clock = options.clock ?? systemClock;
-  const tools = await openTeamTools({ ...options, clock });
+  const tools = await openTeamTools({
+    ...options,
+    clock,
+    logRoot: options.log ? resolve(options.cwd, options.log.root) : undefined,
+  });
   let backends: Backend[] = [];
   let writer: LogWriter | undefined;
   try {

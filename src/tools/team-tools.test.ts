@@ -97,6 +97,38 @@ agents:
     await team.close();
   });
 
+  test("the run logs stay hidden inside a context path", async () => {
+    const cwd = await project();
+    await mkdir(join(cwd, "agent_outputs"));
+    await writeFile(join(cwd, "agent_outputs", "events.jsonl"), "who wrote what");
+    const { config } = parseConfigText(
+      `
+orchestrator:
+  context_paths: [{ path: ".", permission: read }]
+agents: [{ id: a, backend: { type: scripted } }]
+`,
+      { env: {} },
+    );
+    const team = await createTeamTools({
+      config,
+      agentIndexes: [0],
+      cwd,
+      env: {},
+      runName: "run_h",
+      hidden: [join(cwd, "agent_outputs")],
+    });
+    const tool = (name: string) => team.agents[0]!.tools.find((entry) => entry.spec.name === name)!;
+    const call = { agentId: "a", ...context };
+    await expect(
+      tool("read_file").execute({ path: "agent_outputs/events.jsonl" }, call),
+    ).rejects.toThrow("outside the folders you may use");
+    expect(await tool("search_files").execute({ pattern: "who wrote" }, call)).toMatch(
+      /^No line matches/,
+    );
+    expect(await tool("read_file").execute({ path: "docs/guide.md" }, call)).toBe("the guide");
+    await team.close();
+  });
+
   test("a plain team gets no folders", async () => {
     const cwd = await project();
     const team = await build("agents: [{ id: a, backend: { type: scripted } }]", cwd);

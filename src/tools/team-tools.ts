@@ -29,6 +29,11 @@ export interface TeamToolsOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Names the run's workspace folder, e.g. `run_20260101_120000`. */
   runName: string;
+  /**
+   * Folders no agent may read even inside a context path: coord's run logs, which name the
+   * agents behind the anonymous answers.
+   */
+  hidden?: readonly string[];
 }
 
 /** One agent's tools. */
@@ -108,7 +113,11 @@ export async function createTeamTools(options: TeamToolsOptions): Promise<TeamTo
     const backend = agent.config.backend;
     const own = workspaces?.workspaceOf(id);
     const view = workspaces !== undefined && peersHaveWork(id) ? workspaces.viewOf(id) : undefined;
-    const roots: RootSpec[] = [];
+    const roots: RootSpec[] = (options.hidden ?? []).map((path) => ({
+      path,
+      access: "none",
+      label: "coord's run logs",
+    }));
     if (workspaces !== undefined) {
       roots.push({ path: workspaces.allRuns, access: "none", label: "other workspaces" });
       for (const hidden of workspaces.hiddenRoots())
