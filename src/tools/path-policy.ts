@@ -73,6 +73,7 @@ export async function createPathPolicy(options: {
   }
   const base = await realpath(options.base);
   const allowed = roots.filter((root) => root.access !== "none" && root.access !== "protected");
+  const hasWorkspace = roots.some((root) => root.access === "write");
   const allowedList = () => allowed.map((root) => `${root.real} (${root.label})`).join(", ");
 
   const deepest = (path: string): PathRoot | undefined => {
@@ -116,7 +117,7 @@ export async function createPathPolicy(options: {
         case "present-write":
           if (presenting) return real;
           throw new ToolError(
-            `${path}: only the agent presenting the final answer may write to ${root.real} (${root.label}); draft your changes in your workspace`,
+            `${path}: only the agent presenting the final answer may write to ${root.real} (${root.label}); ${hasWorkspace ? "draft your changes in your workspace" : "describe your changes in your answer"}`,
           );
         case "protected":
           throw new ToolError(`${path}: ${root.real} is protected: it is never writable`);
