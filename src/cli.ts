@@ -93,7 +93,7 @@ function buildProgram(version: string): Command {
     .addOption(
       new Option(
         "--cwd-context <mode>",
-        "give the agents the working directory: ro/read (read-only) or rw/write (in chat: Ctrl+P)",
+        "give the agents the working directory as a context path: ro/read (every agent reads it) or rw/write (the agent presenting the final answer may also write there); in chat: Ctrl+P (docs/tools.md)",
       ).choices(["ro", "rw", "read", "write"]),
     )
     .option("--plan", "planning only: create a task plan (not available yet)")

@@ -11,11 +11,17 @@ export interface Clock {
    * @param ms delay in milliseconds.
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Monotonic milliseconds from any origin, with sub-millisecond precision, for short durations
+   * (a file tool call takes less than a millisecond). Absent: durations use {@link Clock.now}.
+   */
+  elapsed?(): number;
 }
 
-/** The real clock: `Date.now()` and timers. */
+/** The real clock: `Date.now()`, `performance.now()` and timers. */
 export const systemClock: Clock = {
   now: () => Date.now(),
+  elapsed: () => performance.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);

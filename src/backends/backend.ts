@@ -92,6 +92,23 @@ export type BackendChunk =
       costUsd?: number;
     };
 
+/**
+ * What a backend that runs its own file tools (`claude_code`) may touch (docs/tools.md): the
+ * runner builds it from the agent's workspace and context paths with the same path policy as
+ * coord's file tools.
+ */
+export interface FileAccess {
+  /** The agent's private workspace: the backend's working directory. */
+  workspace: string;
+  /** Other folders the agent may read (context paths, the other agents' snapshot copies). */
+  readRoots: string[];
+  /**
+   * Why the agent may not read or write `path` with the backend's own tools, or undefined when it
+   * may. Writes outside the workspace go through coord's file tools (the presenter's included).
+   */
+  refusal(path: string, mode: "read" | "write"): Promise<string | undefined>;
+}
+
 /** Per-call options. */
 export interface StreamOptions {
   /** Aborts the in-flight request; the iterator then throws an AbortError. */

@@ -7,7 +7,8 @@ import { isAbsolute, resolve } from "node:path";
 import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import type { ModelRequest } from "./backend.js";
+import type { FileAccess, ModelRequest } from "./backend.js";
+import { confineHook, SHELL_TOOLS } from "./claude-code-confine.js";
 import { composeSystemPrompt, workflowToolNames } from "./claude-code-request.js";
 
 /** Permission modes Claude Code accepts (`permission_mode:`). */
@@ -37,6 +38,11 @@ export interface ClaudeCodeContext {
   query?: QueryFunction;
   /** The process's user id (root refuses `bypassPermissions` without `IS_SANDBOX=1`). */
   uid?: number | undefined;
+  /**
+   * The agent's workspace and readable folders (a run with tools, docs/tools.md): Claude Code
+   * then runs in the workspace and its own tools are confined (`./claude-code-confine.ts`).
+   */
+  files?: FileAccess | undefined;
 }
 
 /** The settings read from the backend block (exported for tests). */
@@ -51,6 +57,8 @@ export interface ClaudeCodeSettings {
   appendSystemPrompt?: string;
   maxThinkingTokens?: number;
   maxTurns?: number;
+  /** Set when Claude Code's own tools are confined to the agent's folders. */
+  files?: FileAccess;
 }
 
 /**
@@ -106,7 +114,14 @@ export function claudeCodeSettings(
   const appendSystemPrompt = optionalString(raw, "append_system_prompt");
   return {
     model,
-    cwd: cwd === undefined ? context.cwd : isAbsolute(cwd) ? cwd : resolve(context.cwd, cwd),
+    cwd:
+      context.files !== undefined
+        ? context.files.workspace
+        : cwd === undefined
+          ? context.cwd
+          : isAbsolute(cwd)
+            ? cwd
+            : resolve(context.cwd, cwd),
     env,
     allowedTools: stringList(raw, "allowed_tools"),
     disallowedTools: stringList(raw, "disallowed_tools"),
@@ -115,6 +130,7 @@ export function claudeCodeSettings(
     ...(appendSystemPrompt !== undefined ? { appendSystemPrompt } : {}),
     ...(maxThinkingTokens !== undefined ? { maxThinkingTokens } : {}),
     ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(context.files !== undefined ? { files: context.files } : {}),
   };
 }
 
@@ -133,7 +149,23 @@ export function queryOptions(
     env,
     systemPrompt: composeSystemPrompt(request.system, settings),
     allowedTools: [...settings.allowedTools, ...workflowToolNames(request.tools)],
-    disallowedTools: settings.disallowedTools,
+    disallowedTools: settings.files
+      ? [...new Set([...settings.disallowedTools, ...SHELL_TOOLS])]
+      : settings.disallowedTools,
+    ...(settings.files
+      ? {
+          additionalDirectories: settings.files.readRoots,
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [
+                  confineHook(settings.files, { askOnAllowed: settings.permissionMode === "plan" }),
+                ],
+              },
+            ],
+          },
+        }
+      : {}),
     includePartialMessages: true,
     persistSession: false,
     ...(settings.permissionMode !== undefined ? { permissionMode: settings.permissionMode } : {}),

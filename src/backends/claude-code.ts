@@ -12,8 +12,10 @@
  * as `provider-tool-call` / `provider-tool-result` chunks. Usage is the query's total (every API
  * request it made), from its result message.
  *
- * Config keys (`agents[].backend`): `model` (required), `cwd` (default: coord's working
- * directory), `allowed_tools`, `disallowed_tools`, `permission_mode` (`default`, `acceptEdits`,
+ * Config keys (`agents[].backend`): `model` (required), `cwd` (in a run: the name of the agent's
+ * private workspace, docs/tools.md, where Claude Code runs with its own tools confined by
+ * `./claude-code-confine.ts`; a backend built without the runner's file access runs in `cwd`
+ * resolved against coord's working directory, default that directory), `allowed_tools`, `disallowed_tools`, `permission_mode` (`default`, `acceptEdits`,
  * `bypassPermissions`, `plan`, `dontAsk`, `auto`), `system_prompt`, `append_system_prompt`,
  * `max_thinking_tokens`, `max_turns`, `api_key`, `base_url`. `temperature` is not supported by
  * Claude Code and is ignored.

@@ -6,6 +6,7 @@ export {
   BackendError,
   type ChatMessage,
   emptyUsage,
+  type FileAccess,
   type ModelRequest,
   type ToolCall,
   type ToolSpec,

@@ -178,16 +178,48 @@ function describeSchema(schema: Schema): string {
   return note(String(schema.type));
 }
 
-/** The system-prompt section that offers the tools as one JSON reply. */
-export function describeTools(tools: readonly ToolSpec[], choices: readonly Schema[]): string {
+/**
+ * The grammar schema of a plain reply `{"reply": TEXT}`, offered next to the tools when the model
+ * may answer without a tool (`toolChoice: auto`, e.g. a presenter with file tools).
+ */
+export function replyChoiceSchema(maxTokens: number): Schema {
+  return {
+    type: "object",
+    properties: { reply: { type: "string", maxLength: Math.max(MIN_STRING_CAP, maxTokens - 16) } },
+    additionalProperties: false,
+  };
+}
+
+/**
+ * The system-prompt section that offers the tools as one JSON reply.
+ * @param reply the {@link replyChoiceSchema} choice, when the model may answer without a tool.
+ */
+export function describeTools(
+  tools: readonly ToolSpec[],
+  choices: readonly Schema[],
+  reply?: Schema,
+): string {
   const lines = tools.map((tool, index) => {
     const args = (choices[index]!.properties as Record<string, Schema>).arguments!;
     return `- ${tool.name}: ${tool.description}\n  {"tool": "${tool.name}", "arguments": ${describeSchema(args)}}`;
   });
+  if (reply !== undefined) {
+    lines.push(`- or answer without a tool:\n  ${describeSchema(reply)}`);
+  }
   return [
     "Reply with exactly one JSON object that calls one of these tools, and nothing else:",
     ...lines,
   ].join("\n");
+}
+
+/** The text of a `{"reply": TEXT}` reply, or undefined when `text` is not one. */
+export function parseReply(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isSchema(parsed) && typeof parsed.reply === "string" ? parsed.reply : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A tool call as the JSON text the model is asked to write. */

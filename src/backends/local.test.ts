@@ -175,6 +175,38 @@ describe("createLocalBackend", () => {
     expect(input.note === null || typeof input.note === "string").toBe(true);
   });
 
+  it("with toolChoice auto, gives either one schema-valid tool call or a plain reply", async () => {
+    const chunks = await collect(
+      local(),
+      request({ tools: [newAnswer, vote], toolChoice: "auto" }),
+    );
+    const finish = finishOf(chunks);
+    if (finish.finishReason === "tool-calls") {
+      expectValidToolCall(chunks, [newAnswer, vote]);
+    } else {
+      // The reply's text, not its JSON wrapper.
+      const text = chunks.map((chunk) => (chunk.type === "text-delta" ? chunk.text : "")).join("");
+      expect(text.startsWith('{"reply"')).toBe(false);
+      expect(chunks.some((chunk) => chunk.type === "tool-call")).toBe(false);
+    }
+  });
+
+  it("says which key to raise when the tools do not fit the context", async () => {
+    const wordy: ToolSpec = {
+      name: "read_file",
+      description: "Read a file. ".repeat(300),
+      inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    };
+    const error = await collect(
+      local({ context_size: 512 }),
+      request({ tools: [newAnswer, wordy], toolChoice: "required" }),
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BackendError);
+    expect((error as Error).message).toMatch(
+      /the system prompt with its 2 tools takes \d+ tokens, more than context_size 512 leaves .*raise `context_size`/,
+    );
+  });
+
   it("still completes a tool call when the output cap is below the JSON's own size", async () => {
     // The skeleton of a vote call alone is about 60 tokens: strings get a minimum length and the
     // cap is raised to fit them.

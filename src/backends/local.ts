@@ -37,7 +37,13 @@ import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import { BackendError } from "./backend.js";
 import type { Backend, BackendChunk, ModelRequest, StreamOptions } from "./backend.js";
-import { describeTools, parseToolChoice, toolChoiceSchema } from "./local-grammar.js";
+import {
+  describeTools,
+  parseReply,
+  parseToolChoice,
+  replyChoiceSchema,
+  toolChoiceSchema,
+} from "./local-grammar.js";
 import { fitHistory, toChatHistory } from "./local-prompt.js";
 import { abortReason, acquireThreads } from "./local-thread-budget.js";
 
@@ -174,8 +180,9 @@ function checkModelFile(modelPath: string, configured: string): void {
  * 256; a request's `maxOutputTokens` wins), `temperature` (default 0, greedy).
  *
  * Calls with tools (and `toolChoice` other than `none`) yield exactly one `tool-call` chunk and
- * finish `tool-calls`; if the JSON is cut off, the raw text comes as a `text-delta` and the call
- * finishes `length` (or `stop`). Calls without tools stream `text-delta`s and finish `stop` or
+ * finish `tool-calls`; with `toolChoice: auto` the model may instead reply `{"reply": TEXT}`,
+ * yielded as one `text-delta` (a presenter with file tools writing its final answer); if the JSON
+ * is cut off, the raw text comes as a `text-delta` and the call finishes `length` (or `stop`). Calls without tools stream `text-delta`s and finish `stop` or
  * `length`. Usage counts prompt and generated tokens; `cachedInputTokens` is the prompt prefix
  * already in this backend's KV cache. An aborted call throws `signal.reason` (an `AbortError`
  * DOMException by default).
@@ -249,13 +256,18 @@ export function createLocalBackend(
     const toolChoices = useTools
       ? request.tools.map((tool) => toolChoiceSchema(tool, requested))
       : [];
-    const choices = toolChoices.map((choice) => choice.schema);
+    const reply =
+      useTools && request.toolChoice === "auto" ? replyChoiceSchema(requested) : undefined;
+    const choices = [
+      ...toolChoices.map((choice) => choice.schema),
+      ...(reply !== undefined ? [reply] : []),
+    ];
     const maxTokens = Math.min(
       Math.max(requested, ...toolChoices.map((choice) => choice.maxTokens)),
       Math.floor(contextSize / 2),
     );
     const system = useTools
-      ? [request.system, describeTools(request.tools, choices)]
+      ? [request.system, describeTools(request.tools, choices, reply)]
           .filter((text) => text !== "")
           .join("\n\n")
       : request.system;
@@ -274,9 +286,21 @@ export function createLocalBackend(
         wrapper
           .generateContextState({ chatHistory: items })
           .contextText.tokenize(loaded.model.tokenizer);
+      const budget = contextSize - maxTokens - 8;
+      if (useTools) {
+        // The tools' section is never cut: a prompt without it cannot call them.
+        const systemTokens = tokenize([{ type: "system", text: system }]).length;
+        if (systemTokens > budget) {
+          throw new BackendError({
+            message: `local model ${configured}: the system prompt with its ${request.tools.length} tools takes ${systemTokens} tokens, more than context_size ${contextSize} leaves after ${maxTokens} output tokens: raise \`context_size\` in the agent's backend config, or give the agent fewer tools`,
+            provider: "local",
+            retryable: false,
+          });
+        }
+      }
       const fitted = fitHistory(
         toChatHistory(system, request.messages),
-        contextSize - maxTokens - 8,
+        budget,
         (items) => tokenize(items).length,
       );
       const cachedInputTokens = slot.sequence.compareContextTokens(
@@ -307,10 +331,13 @@ export function createLocalBackend(
         emit({ type: "finish", finishReason: "tool-calls", usage });
         return;
       }
-      if (useTools && result.response !== "") emit({ type: "text-delta", text: result.response });
+      const replied = reply !== undefined ? parseReply(result.response) : undefined;
+      const text = replied ?? (useTools ? result.response : "");
+      if (useTools && text !== "") emit({ type: "text-delta", text });
       emit({ type: "finish", finishReason: stopReason === "maxTokens" ? "length" : "stop", usage });
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
+      if (error instanceof BackendError) throw error;
       throw failure("inference failed", error);
     } finally {
       release();

@@ -4,7 +4,7 @@
  */
 import type { AgentConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import type { Backend } from "./backend.js";
+import type { Backend, FileAccess } from "./backend.js";
 
 /** What backend factories may need from the outside world. */
 export interface BackendContext {
@@ -12,6 +12,11 @@ export interface BackendContext {
   env: Readonly<Record<string, string | undefined>>;
   /** Directory relative paths (a `local` model file) resolve against. */
   cwd: string;
+  /**
+   * The agent's workspace and what it may read (docs/tools.md), for a backend that runs its own
+   * file tools (`claude_code`): they are confined to it.
+   */
+  files?: FileAccess;
 }
 
 /**
@@ -86,7 +91,11 @@ async function instantiate(agent: AgentConfig, context: BackendContext): Promise
     }
     case "claude_code": {
       const { createClaudeCodeBackend } = await import("./claude-code.js");
-      return createClaudeCodeBackend(config, { env, cwd: context.cwd });
+      return createClaudeCodeBackend(config, {
+        env,
+        cwd: context.cwd,
+        ...(context.files ? { files: context.files } : {}),
+      });
     }
     case "chatcompletion":
     case "zai":

@@ -227,6 +227,13 @@ async function finish(
   } else {
     const prefix = display.kind === "plain" ? "[system] " : "";
     if (display.kind === "ink") io.stderr.write("\n");
+    // The presenter's workspace after the final answer: the run's result (docs/tools.md).
+    const result = state.snapshots.findLast((snapshot) => snapshot.label.endsWith(".final"));
+    if (result && answered) {
+      io.stderr.write(
+        `${prefix}Workspace: ${relative(io.cwd, result.workspace) || result.workspace} (${result.agentId}'s, the run's result)\n`,
+      );
+    }
     if (logDir) io.stderr.write(`${prefix}Logs: ${relative(io.cwd, logDir) || logDir}\n`);
     const trace = context.trace;
     if (trace) io.stderr.write(`${prefix}Trace: ${trace.id} (${trace.destination})\n`);

@@ -2,6 +2,7 @@
  * Checks across keys that the schema cannot express: unique agent ids, a model for every backend
  * that needs one, `presenter_agent` naming an agent.
  */
+import { checkToolConfig } from "./check-tool-config.js";
 import type { KeyPath } from "./key-path.js";
 import type { Config } from "./schema.js";
 
@@ -47,5 +48,6 @@ export function checkConfig(config: Config): ConfigProblem[] {
         .join(" | ")}, received ${JSON.stringify(presenter)}`,
     });
   }
+  problems.push(...checkToolConfig(config));
   return problems;
 }

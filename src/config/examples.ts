@@ -65,6 +65,7 @@ export const EXAMPLE_CATEGORIES: readonly ExampleCategory[] = [
     label: "local and self-hosted models",
     examples: ["local_team", "openai_compatible_team"],
   },
+  { label: "agents that act (files, commands, MCP)", examples: ["tools_team", "scripted_tools"] },
   {
     label: "other ways to coordinate",
     examples: ["decomposition_team", "decomposition_scripted", "personas_team"],

@@ -9,7 +9,8 @@ export {
   type LoadedConfig,
   type ParsedConfig,
 } from "./load.js";
-export type { EnvRecord } from "./expand-env.js";
+export { expandEnv, type EnvRecord } from "./expand-env.js";
+export { mcpServerEntries } from "./check-tool-config.js";
 export { formatKeyPath, type KeyPath } from "./key-path.js";
 export { defaultAgentId } from "./normalize-config.js";
 export {

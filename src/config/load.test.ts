@@ -78,8 +78,6 @@ describe("MassGen compatibility", () => {
     const { config, warnings } = parseConfigText(massgen, { source: "mg.yaml", env: {} });
     expect(warnings.map((warning) => warning.message)).toEqual([
       "mg.yaml:10:5: unknown key agents[0].temperature_hint (ignored)",
-      "mg.yaml:15:3: unknown key orchestrator.snapshot_storage (ignored)",
-      "mg.yaml:19:7: unknown key orchestrator.context_paths[0].protected_paths (ignored)",
       "mg.yaml:21:3: unknown key ui.type (ignored)",
       "mg.yaml:25:3: unknown key timeout_settings.initial_round_timeout_seconds (ignored)",
     ]);
@@ -95,7 +93,10 @@ describe("MassGen compatibility", () => {
       reasoning: { effort: "medium" },
     });
     expect(config.agents[1]?.id).toBe("agent_a");
-    expect(config.orchestrator.context_paths).toEqual([{ path: "./src", permission: "write" }]);
+    expect(config.orchestrator.context_paths).toEqual([
+      { path: "./src", permission: "write", protected_paths: ["a"] },
+    ]);
+    expect(config.orchestrator.snapshot_storage).toBe("snapshots");
     expect(config.timeout_settings).toEqual({
       orchestrator_timeout_seconds: 60,
       request_timeout_seconds: 300,

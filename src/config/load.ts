@@ -9,7 +9,7 @@ import { LineCounter, parseDocument, type Document } from "yaml";
 import { ConfigError } from "../errors.js";
 import { checkConfig, type ConfigProblem } from "./check-config.js";
 import { describeIssue, issueKeyPath } from "./describe-issue.js";
-import { expandEnv, isPlainObject, type EnvRecord } from "./expand-env.js";
+import { expandEnv, isMcpServersPath, isPlainObject, type EnvRecord } from "./expand-env.js";
 import { formatKeyPath, type KeyPath } from "./key-path.js";
 import { normalizeConfig } from "./normalize-config.js";
 import { ConfigSchema, type Config } from "./schema.js";
@@ -135,11 +135,16 @@ export function parseConfigText(
       `expected a mapping (agents:, orchestrator:, …), received ${Array.isArray(raw) ? "array" : typeof raw}`,
     );
   }
-  const expanded = expandEnv(raw, options.env, (path, variable) =>
-    fail(
-      path,
-      `environment variable ${variable} is not set: set it in the environment or ~/.config/coord/.env, or write \${${variable}:-default}`,
-    ),
+  const expanded = expandEnv(
+    raw,
+    options.env,
+    (path, variable) =>
+      fail(
+        path,
+        `environment variable ${variable} is not set: set it in the environment or ~/.config/coord/.env, or write \${${variable}:-default}`,
+      ),
+    [],
+    isMcpServersPath,
   ) as Record<string, unknown>;
   if (expanded.agent !== undefined && expanded.agents !== undefined) {
     fail(["agent"], "use either `agent:` (one agent) or `agents:` (a list), not both");
@@ -152,6 +157,18 @@ export function parseConfigText(
     const key = formatKeyPath(documentPath);
     warnings.push({
       message: `${where(file, position)}: unknown key ${key} (ignored)`,
+      file,
+      path: key,
+      ...position,
+    });
+  }
+
+  for (const path of customToolsPaths(data)) {
+    const documentPath = toDocumentPath(path);
+    const position = locateKeyPath(doc, lineCounter, documentPath, { at: "key" });
+    const key = formatKeyPath(documentPath);
+    warnings.push({
+      message: `${where(file, position)}: ${key}: MassGen's Python custom tools cannot run in coord (ignored); offer tools through mcp_servers instead`,
       file,
       path: key,
       ...position,
@@ -210,6 +227,16 @@ function toPlainData(doc: Document, file: string): unknown {
   } catch (error) {
     throw new ConfigError(`${file}: invalid YAML: ${(error as Error).message}`, { file });
   }
+}
+
+/** Paths of every `agents[i].backend.custom_tools` key (warned once at load). */
+function customToolsPaths(data: Record<string, unknown>): KeyPath[] {
+  const agents = Array.isArray(data.agents) ? (data.agents as unknown[]) : [];
+  return agents.flatMap((agent, index) =>
+    isPlainObject(agent) && isPlainObject(agent.backend) && "custom_tools" in agent.backend
+      ? [["agents", index, "backend", "custom_tools"] as KeyPath]
+      : [],
+  );
 }
 
 function where(file: string, position: SourcePosition): string {

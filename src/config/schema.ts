@@ -10,8 +10,10 @@ import { z } from "zod";
 import { SharingConfig } from "./sharing.js";
 
 import { BACKEND_TYPES } from "./backend-types.js";
+import { backendToolKeys, orchestratorToolKeys } from "./tool-schema.js";
 
 export { BACKEND_TYPES, type BackendType } from "./backend-types.js";
+export { ContextPath, McpServerConfig } from "./tool-schema.js";
 
 /** One scripted tool call: `{name, input}`. */
 const ScriptedToolCall = z.object({
@@ -198,6 +200,7 @@ export const BackendConfig = z
       .string()
       .optional()
       .describe("`grok`: reasoning effort of grok-3-mini (`low`, `high`)."),
+    ...backendToolKeys,
   })
   .loose();
 export type BackendConfig = z.infer<typeof BackendConfig>;
@@ -222,16 +225,6 @@ export const AgentConfig = z.object({
     ),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
-
-/** `orchestrator.context_paths[]`. */
-export const ContextPath = z.object({
-  path: z.string().describe("Directory (absolute, or relative to the working directory)."),
-  permission: z
-    .enum(["read", "write"])
-    .default("read")
-    .describe("`write` lets the final presenter write there."),
-});
-export type ContextPath = z.infer<typeof ContextPath>;
 
 /** `orchestrator.coordination.persona_generator` (MassGen's keys; `--personas MODE`). */
 export const PersonaGeneratorConfig = z.object({
@@ -262,7 +255,7 @@ export const PersonaGeneratorConfig = z.object({
 export type PersonaGeneratorConfig = z.infer<typeof PersonaGeneratorConfig>;
 
 export const OrchestratorConfig = z.object({
-  context_paths: z.array(ContextPath).default([]).describe("Directories agents may read or write."),
+  ...orchestratorToolKeys,
   voting_sensitivity: z
     .enum(["lenient", "balanced", "strict"])
     .default("lenient")

@@ -6,9 +6,10 @@
 import type { Backend, ChatMessage, ModelRequest, ToolCall, ToolSpec } from "../backends/index.js";
 import type { Clock } from "../clock.js";
 import type { RoundOutcome } from "../events/index.js";
-import type { LocalTool } from "../tools/index.js";
+import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
 import type { Emitter } from "./emitter.js";
 import { callModel } from "./model-call.js";
+import { stopwatch } from "./stopwatch.js";
 import { updateMessage, type VisibleAnswer } from "./prompts.js";
 import {
   isWorkflowTool,
@@ -65,6 +66,8 @@ export interface AgentRoundOptions {
   judge: RoundJudge;
   /** Tools that run inside the round. */
   localTools: readonly LocalTool[];
+  /** The agent's workspace: its view of the others' snapshots is refreshed before each call. */
+  workspace?: WorkspaceHooks | undefined;
   emitter: Emitter;
   clock: Clock;
   signal: AbortSignal;
@@ -124,6 +127,11 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     if (signal.aborted) return end({ outcome: "aborted" });
     // Step boundary: answers that arrived mid-round really reach the model (step 4).
     const snapshot = judge.snapshot();
+    // Read after the answer set: every snapshot of those answers was queued before this refresh.
+    if (options.workspace) {
+      await options.workspace.refreshView().catch(() => undefined);
+      if (signal.aborted) return end({ outcome: "aborted" });
+    }
     if (atStepBoundary && snapshot.version !== seen.version) {
       const labels = judge.labelsSince(seen.version);
       messages.push({ role: "user", content: updateMessage(snapshot.answers) });
@@ -161,7 +169,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     // Tools that run inside the round first; the model sees their results next step.
     const inside = reply.toolCalls.filter((call) => !isWorkflow(call));
     for (const call of inside) {
-      const result = await runLocalTool(call, localTools.get(call.toolName), options);
+      const result = await runLocalTool(call, localTools, options);
       messages.push({
         role: "tool",
         toolCallId: call.toolCallId,
@@ -259,10 +267,16 @@ function answerToolCalls(
   }
 }
 
-async function runLocalTool(
+/**
+ * Runs one tool call inside a round and emits its `tool-call` / `tool-result` with the duration.
+ * @param options.presenting true in the final presentation (see `ToolCallContext`).
+ */
+export async function runLocalTool(
   call: ToolCall,
-  tool: LocalTool | undefined,
-  options: AgentRoundOptions,
+  tools: ReadonlyMap<string, LocalTool>,
+  options: Pick<AgentRoundOptions, "agentId" | "round" | "emitter" | "clock" | "signal"> & {
+    presenting?: boolean;
+  },
 ): Promise<{ content: string; isError: boolean }> {
   const { agentId, round, emitter, clock } = options;
   emitter.emit({
@@ -273,15 +287,24 @@ async function runLocalTool(
     toolName: call.toolName,
     input: call.input,
   });
-  const started = clock.now();
+  const elapsed = stopwatch(clock);
   let content: string;
   let isError = false;
+  const tool = tools.get(call.toolName);
   if (tool === undefined) {
-    content = `Unknown tool ${call.toolName}.`;
+    const names = [...tools.keys()];
+    content =
+      names.length > 0
+        ? `Unknown tool ${call.toolName} (not one of: ${names.join(", ")}).`
+        : `Unknown tool ${call.toolName}.`;
     isError = true;
   } else {
     try {
-      content = await tool.execute(call.input, { signal: options.signal });
+      content = await tool.execute(call.input, {
+        agentId,
+        presenting: options.presenting ?? false,
+        signal: options.signal,
+      });
     } catch (error) {
       content = error instanceof Error ? error.message : String(error);
       isError = true;
@@ -295,7 +318,7 @@ async function runLocalTool(
     toolName: call.toolName,
     output: content,
     isError,
-    durationMs: clock.now() - started,
+    durationMs: elapsed(),
   });
   return { content, isError };
 }

@@ -103,7 +103,8 @@ export class Coordinator {
       }),
       seen: snapshot,
       judge: this.judgeFor(agent),
-      localTools: this.options.localTools,
+      localTools: [...(agent.agent.tools ?? []), ...this.options.localTools],
+      workspace: agent.agent.workspace,
       emitter,
       clock: context.clock,
       signal: this.options.signal,
@@ -167,7 +168,32 @@ export class Coordinator {
       workflowTools: () => mode.workflowTools(agent, context),
       snapshot: () => ({ version: team.version, answers: team.visibleAnswers() }),
       labelsSince: (version) => team.acceptedLabels.slice(version),
-      submit: (call, seenVersion) => mode.submit(agent, call, seenVersion, context),
+      submit: (call, seenVersion) => {
+        const result = mode.submit(agent, call, seenVersion, context);
+        if (result.status === "accepted" && result.outcome === "answer") this.snapshot(agent);
+        return result;
+      },
     };
+  }
+
+  /**
+   * Snapshots the author's workspace in the same synchronous step that accepted its answer, so
+   * the copy is queued before any other agent's next view refresh (docs/tools.md "Workspaces").
+   * Coordination ends only after the copy and its `workspace-snapshot` event.
+   */
+  private snapshot(agent: AgentState): void {
+    const hooks = agent.agent.workspace;
+    const label = agent.answer?.label;
+    if (hooks?.snapshot === undefined || label === undefined) return;
+    const { emitter } = this.options.context;
+    const pending = hooks.snapshot(label).then(
+      (report) => {
+        if (report)
+          emitter.emit({ type: "workspace-snapshot", agentId: agent.agent.id, label, ...report });
+      },
+      () => undefined,
+    );
+    this.active.add(pending);
+    void pending.finally(() => this.active.delete(pending));
   }
 }

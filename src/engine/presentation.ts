@@ -1,14 +1,23 @@
 /**
  * Final presentation (COORDINATION.md step 7): the winner gets a fresh conversation with no
  * workflow tools, all current answers by real id and the votes with their reasons, and writes
- * the final answer, streamed as one `final-*` block. If it produces nothing (or fails), its winning
+ * the final answer, streamed as `final-*` blocks. If it produces nothing (or fails), its winning
  * answer is the final answer.
+ *
+ * A presenter with tools (files, commands, MCP; docs/tools.md) may use them here, in a tool loop
+ * of at most {@link MAX_PRESENTATION_STEPS} model calls: it alone may now write to context paths
+ * with write permission. Afterwards its workspace is snapshotted as `agent<N>.final`, the run's
+ * result.
  */
+import type { ChatMessage, ModelRequest, ToolCall } from "../backends/index.js";
 import type { Clock } from "../clock.js";
+import type { LocalTool } from "../tools/index.js";
+import { runLocalTool } from "./agent-round.js";
 import type { Emitter } from "./emitter.js";
 import { callModel } from "./model-call.js";
 import {
   personaPrompt,
+  PRESENTER_TOOLS_NOTE,
   presentationSystemPrompt,
   presentationUserMessage,
   type HistoryTurn,
@@ -22,6 +31,8 @@ export interface PresentationPlan {
   /** The final answer when the presentation is skipped, fails or writes nothing. */
   fallback: string;
 }
+/** Model calls of one presentation with tools; the last one may not call tools. */
+export const MAX_PRESENTATION_STEPS = 12;
 
 export interface PresentationOptions {
   team: Team;
@@ -36,14 +47,17 @@ export interface PresentationOptions {
    * (step 7) and its winning answer.
    */
   plan?: PresentationPlan | undefined;
+  /** Tools the presenter may use (besides its own `tools`), e.g. the team's. */
+  localTools?: readonly LocalTool[];
   emitter: Emitter;
   clock: Clock;
   signal: AbortSignal;
 }
 
 /**
- * Emits the presentation round (`round-start` of kind `final`, the streamed final block, `usage`,
- * `round-end`) and `final-answer`; with `skip`, only `final-answer`.
+ * Emits the presentation round (`round-start` of kind `final`, the streamed final blocks, tool
+ * calls, `usage`, `round-end`), `final-answer` and the presenter's final `workspace-snapshot`;
+ * with `skip`, only the last two.
  * @returns the final answer text, or undefined when the signal aborted the presentation.
  */
 export async function present(options: PresentationOptions): Promise<string | undefined> {
@@ -54,6 +68,7 @@ export async function present(options: PresentationOptions): Promise<string | un
     options.plan?.fallback ?? presenter.answer?.content ?? team.visibleAnswers()[0]?.content ?? "";
   if (options.skip) {
     emitter.emit({ type: "final-answer", agentId, label, content: fallback, source: "answer" });
+    await finalSnapshot(presenter, label, emitter);
     return fallback;
   }
   presenter.rounds++;
@@ -69,46 +84,7 @@ export async function present(options: PresentationOptions): Promise<string | un
   });
   let text = "";
   try {
-    const reply = await callModel({
-      agentId,
-      backend: presenter.agent.backend,
-      request: {
-        system:
-          options.plan?.system ??
-          presentationSystemPrompt(
-            presenter.agent.systemMessage,
-            personaPrompt(presenter.persona, true),
-          ),
-        messages: [
-          {
-            role: "user",
-            content:
-              options.plan?.userMessage ??
-              presentationUserMessage({
-                question: options.question,
-                history: options.history,
-                answers: team.attributedAnswers(),
-                votes: team.attributedVotes(),
-                presenterId: agentId,
-              }),
-          },
-        ],
-        tools: [],
-        toolChoice: "none",
-        ...(presenter.agent.temperature !== undefined
-          ? { temperature: presenter.agent.temperature }
-          : {}),
-        ...(presenter.agent.maxOutputTokens !== undefined
-          ? { maxOutputTokens: presenter.agent.maxOutputTokens }
-          : {}),
-      },
-      round,
-      emitter,
-      clock,
-      signal: options.signal,
-      textAs: "final",
-    });
-    text = reply.text.trim();
+    text = await presentationLoop(options, round);
   } catch (error) {
     if (options.signal.aborted) {
       emitter.emit({
@@ -144,5 +120,101 @@ export async function present(options: PresentationOptions): Promise<string | un
     content,
     source: text !== "" ? "presentation" : "answer",
   });
+  await finalSnapshot(presenter, label, emitter);
   return content;
+}
+
+/**
+ * The presenter's model calls: one without tools, or a tool loop with them.
+ * @returns the text of the last call that wrote any, trimmed: text written before a tool call
+ *   ("let me update the file first") is a step, not the answer, as the live display shows it.
+ * @throws what the backend throws.
+ */
+async function presentationLoop(options: PresentationOptions, round: number): Promise<string> {
+  const { team, presenter, emitter, clock, signal } = options;
+  const agent = presenter.agent;
+  const tools = [...(agent.tools ?? []), ...(options.localTools ?? [])];
+  const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
+  const messages: ChatMessage[] = [
+    {
+      role: "user",
+      content:
+        options.plan?.userMessage ??
+        presentationUserMessage({
+          question: options.question,
+          history: options.history,
+          answers: team.attributedAnswers(),
+          votes: team.attributedVotes(),
+          presenterId: agent.id,
+        }),
+    },
+  ];
+  const withTools = tools.length > 0;
+  const system = options.plan
+    ? [options.plan.system, withTools ? PRESENTER_TOOLS_NOTE : ""].filter(Boolean).join("\n\n")
+    : presentationSystemPrompt(
+        agent.systemMessage,
+        personaPrompt(presenter.persona, true),
+        withTools,
+      );
+  let text = "";
+  for (let step = 1; step <= (tools.length > 0 ? MAX_PRESENTATION_STEPS : 1); step++) {
+    if (agent.workspace) {
+      await agent.workspace.refreshView().catch(() => undefined);
+      signal.throwIfAborted();
+    }
+    const last = tools.length === 0 || step === MAX_PRESENTATION_STEPS;
+    const request: ModelRequest = {
+      system,
+      messages: [...messages],
+      tools: tools.map((tool) => tool.spec),
+      toolChoice: last ? "none" : "auto",
+      ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
+      ...(agent.maxOutputTokens !== undefined ? { maxOutputTokens: agent.maxOutputTokens } : {}),
+    };
+    const reply = await callModel({
+      agentId: agent.id,
+      backend: agent.backend,
+      request,
+      round,
+      emitter,
+      clock,
+      signal,
+      textAs: "final",
+    });
+    if (reply.text.trim() !== "") text = reply.text.trim();
+    const calls: ToolCall[] = last ? [] : reply.toolCalls;
+    if (calls.length === 0) break;
+    messages.push({ role: "assistant", content: reply.text, toolCalls: calls });
+    for (const call of calls) {
+      const result = await runLocalTool(call, byName, {
+        agentId: agent.id,
+        round,
+        emitter,
+        clock,
+        signal,
+        presenting: true,
+      });
+      messages.push({
+        role: "tool",
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        ...result,
+      });
+    }
+  }
+  return text;
+}
+
+/** Snapshots the presenter's workspace as the run's result (when it has one). */
+async function finalSnapshot(
+  presenter: AgentState,
+  label: string,
+  emitter: Emitter,
+): Promise<void> {
+  const hooks = presenter.agent.workspace;
+  if (hooks?.snapshot === undefined) return;
+  const report = await hooks.snapshot(label).catch(() => undefined);
+  if (report)
+    emitter.emit({ type: "workspace-snapshot", agentId: presenter.agent.id, label, ...report });
 }

@@ -145,15 +145,24 @@ export interface AttributedVote {
   reason: string;
 }
 
-/** System prompt of the final presentation (no workflow tools). */
+/**
+ * System prompt of the final presentation (no workflow tools).
+ * @param withTools the presenter has tools (files, commands, MCP) it may use now.
+ */
+/** Added to a presenter's system prompt when it has tools (docs/tools.md). */
+export const PRESENTER_TOOLS_NOTE =
+  "You present the final answer, so you alone may now write to the context paths with write permission: first make the changes the task asks for with your tools, then write the final answer.";
+
 export function presentationSystemPrompt(
   systemMessage: string | undefined,
   persona?: string,
+  withTools = false,
 ): string {
   return [
     persona ?? "",
     systemMessage ?? "",
     "Your team has finished deliberating and your answer was chosen. Write the final answer to the original message for the user: complete, direct, and improved with anything the other answers and the votes got right. Do not mention the team, the votes or the process.",
+    withTools ? PRESENTER_TOOLS_NOTE : "",
   ]
     .filter((part) => part !== "")
     .join("\n\n");

@@ -9,7 +9,7 @@
 import { setMaxListeners } from "node:events";
 import type { Clock } from "../clock.js";
 import type { CoordEvent, RunEndReason, StopReason } from "../events/index.js";
-import type { LocalTool } from "../tools/index.js";
+import type { LocalTool, NoticeSource } from "../tools/index.js";
 import { Coordinator } from "./coordinator.js";
 import { createEmitter, type Emitter } from "./emitter.js";
 import {
@@ -47,10 +47,20 @@ export interface RunCoordinationOptions {
    * `./stop-reason.ts`: `RunStopped`, a `TimeoutError`), else `interrupted`.
    */
   signal?: AbortSignal;
-  /** Tools that run inside rounds (files, MCP). */
+  /** Tools every agent may use inside its rounds, besides its own `EngineAgent.tools`. */
   localTools?: readonly LocalTool[];
   /** Persona generation before the first round (`--personas`); none when absent. */
   personas?: PersonaOptions | undefined;
+  /**
+   * Runner-side facts for the log (an MCP server that failed or died, a snapshot that could not
+   * be copied): each notice becomes a `warning` event, from `run-start` until `run-end`.
+   */
+  notices?: NoticeSource;
+  /**
+   * True when context paths with write permission exist: the final presentation then always
+   * runs, since only the presenter may write there (COORDINATION.md step 7 and "Other modes").
+   */
+  presenterWrites?: boolean;
 }
 
 /**
@@ -92,13 +102,23 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     })),
     historyTurns: history.filter((turn) => turn.role === "user").length,
   });
-  const runEnd = (reason: RunEndReason, error?: string) =>
+  const stopNotices = options.notices?.subscribe((notice) =>
+    emitter.emit({
+      type: "warning",
+      ...(notice.agentId !== undefined ? { agentId: notice.agentId } : {}),
+      source: notice.source,
+      message: notice.message,
+    }),
+  );
+  const runEnd = (reason: RunEndReason, error?: string) => {
+    stopNotices?.();
     emitter.emit({
       type: "run-end",
       reason,
       durationMs: clock.now() - started,
       ...(error ? { error } : {}),
     });
+  };
 
   const rounds = new AbortController();
   // Every agent's model call listens on this signal: a team of more than ten is not a leak
@@ -189,8 +209,9 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
       presenter,
       question: options.question,
       history,
-      skip: mode.skipPresentation(choice, context),
+      skip: mode.skipPresentation(choice, context) && options.presenterWrites !== true,
       plan: mode.presentation?.(choice, context, { question: options.question, history }),
+      localTools: options.localTools ?? [],
       emitter,
       clock,
       signal: presentation.signal,

@@ -3,6 +3,7 @@
  * answer set and its version, and the tally (COORDINATION.md steps 3 and 6).
  */
 import type { Backend } from "../backends/index.js";
+import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
 import type { AttributedAnswer, AttributedVote, VisibleAnswer } from "./prompts.js";
 
 /** One agent as the engine is given it. */
@@ -18,6 +19,10 @@ export interface EngineAgent {
   temperature?: number | undefined;
   /** Output cap per model call (tokens). */
   maxOutputTokens?: number | undefined;
+  /** Tools of this agent that run inside its rounds (files, commands, MCP; docs/tools.md). */
+  tools?: readonly LocalTool[] | undefined;
+  /** Its workspace: snapshots on accepted answers, its view of the others' snapshots. */
+  workspace?: WorkspaceHooks | undefined;
 }
 
 /** The engine's view of one agent during a run. */

@@ -275,6 +275,20 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     /** The provider's message. */
     reason: z.string(),
   }),
+  ev("workspace-snapshot", {
+    /**
+     * The answer it goes with (`agent<N>.<M>`), or `agent<N>.final` for the presenter's workspace
+     * after the final presentation: the run's result (docs/tools.md "Workspaces").
+     */
+    label: z.string(),
+    /** The live workspace that was copied (absolute path). */
+    workspace: z.string(),
+    files: z.number().int().nonnegative(),
+    /** Total size of its files (bytes). */
+    bytes: z.number().int().nonnegative(),
+    /** Where the run log keeps the copy, relative to the attempt directory; absent without a log. */
+    logPath: z.string().optional(),
+  }),
   ev("warning", {
     /** Who warns: a provider (`openai/gpt-4o`), `config`, `tools`, … */
     source: z.string(),

@@ -27,8 +27,8 @@ test("--cwd-context values, the Ctrl+P cycle and the context path it sets", () =
   expect(withCwdContext(config, "off", "/work")).toBe(config);
   const write = withCwdContext(withCwdContext(config, "read", "/work"), "write", "/work");
   expect(write.orchestrator.context_paths).toEqual([
-    { path: "/data", permission: "read" },
-    { path: "/work", permission: "write" },
+    { path: "/data", permission: "read", protected_paths: [] },
+    { path: "/work", permission: "write", protected_paths: [] },
   ]);
   expect(config.orchestrator.context_paths).toHaveLength(1);
 });

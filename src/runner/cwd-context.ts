@@ -28,16 +28,21 @@ export function describeCwdContext(context: CwdContext): string {
 
 /**
  * The config with `cwd` in `orchestrator.context_paths` at the given permission (an existing
- * entry for `cwd` is replaced); the config unchanged for `off`. Never mutates `config`.
+ * entry for `cwd` is replaced, keeping its protected paths); the config unchanged for `off`.
+ * Never mutates `config`.
  */
 export function withCwdContext(config: Config, context: CwdContext, cwd: string): Config {
   if (context === "off") return config;
-  const others = config.orchestrator.context_paths.filter((entry) => entry.path !== cwd);
+  const existing = config.orchestrator.context_paths.find((entry) => entry.path === cwd);
+  const others = config.orchestrator.context_paths.filter((entry) => entry !== existing);
   return {
     ...config,
     orchestrator: {
       ...config.orchestrator,
-      context_paths: [...others, { path: cwd, permission: context }],
+      context_paths: [
+        ...others,
+        { path: cwd, permission: context, protected_paths: existing?.protected_paths ?? [] },
+      ],
     },
   };
 }

@@ -20,6 +20,8 @@ import {
   type SubscribeOptions,
 } from "../session/index.js";
 import type { LogWriter } from "../store/index.js";
+import type { TeamTools } from "../tools/index.js";
+import { openTeamTools, presenterWrites } from "./run-tools.js";
 
 /** Where and how to write the run log; omit for no log (`--no-logs`). */
 export interface RunLogOptions {
@@ -118,14 +120,24 @@ export function defaultLogRoot(
  */
 export async function startRun(options: StartRunOptions): Promise<RunHandle> {
   const clock = options.clock ?? systemClock;
-  const backends = await createBackends(options, clock);
+  const tools = await openTeamTools({
+    ...options,
+    clock,
+    logRoot: options.log ? resolve(options.cwd, options.log.root) : undefined,
+  });
+  let backends: Backend[] = [];
   let writer: LogWriter | undefined;
   try {
+    backends = await createBackends(options, clock, tools);
     if (options.log) writer = await openLog(options, clock);
   } catch (error) {
     await closeBackends(backends);
+    await tools?.discard();
     throw error;
   }
+  if (writer) tools?.workspaces?.attachLog(writer.dir);
+  // Before the first model call: the servers' tools are in every request from the start.
+  await tools?.startMcp();
   const { runCoordination, RunStopped, stopReasonOf } = await import("../engine/index.js");
   const stopper = new AbortController();
   const stop = (reason: StopReason) => {
@@ -153,7 +165,8 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
     history: options.history ?? [],
     agents: options.agentIndexes.map((index, position) => {
       const agent = config.agents[index]!;
-      const system = [agent.system_message, extra]
+      const own = tools?.agents[position];
+      const system = [agent.system_message, own?.systemNote, extra]
         .filter((part) => part !== undefined && part !== "")
         .join("\n\n");
       return {
@@ -163,6 +176,8 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
         subtask: agent.subtask,
         temperature: agent.backend.temperature,
         maxOutputTokens: agent.backend.max_tokens,
+        tools: own?.tools,
+        workspace: own?.workspace,
       };
     }),
     mode: options.mode,
@@ -171,6 +186,8 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
     orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
     clock,
     signal: stopper.signal,
+    ...(tools ? { notices: tools.notices } : {}),
+    presenterWrites: presenterWrites(config),
   });
 
   const done = (async (): Promise<TeamRunResult> => {
@@ -185,6 +202,7 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
       // Failures were reported through the log options' onError.
       if (writer) await writer.close().catch(() => undefined);
       await closeBackends(backends);
+      await tools?.close();
     }
     return { state: live.state, logDir: writer?.dir, runDir: writer?.logDir };
   })();
@@ -240,10 +258,15 @@ async function closeBackends(backends: readonly Backend[]): Promise<void> {
 }
 
 /**
- * The agents' backends in `agentIndexes` order, then the persona generator's own backend when
- * `persona_generator` is enabled with a `backend:` of its own.
+ * The agents' backends in `agentIndexes` order (each given its file tools when the team has
+ * them), then the persona generator's own backend when `persona_generator` is enabled with a
+ * `backend:` of its own.
  */
-async function createBackends(options: StartRunOptions, clock: Clock): Promise<Backend[]> {
+async function createBackends(
+  options: StartRunOptions,
+  clock: Clock,
+  tools: TeamTools | undefined,
+): Promise<Backend[]> {
   const { createBackend, createBackendAt } = await import("../backends/registry.js");
   const { withRetry } = await import("../backends/retry.js");
   const { withPricing } = await import("../backends/with-pricing.js");
@@ -252,9 +275,14 @@ async function createBackends(options: StartRunOptions, clock: Clock): Promise<B
   const backends: Backend[] = [];
   try {
     // One after another: a missing key or model file fails here, before any agent starts.
-    for (const index of options.agentIndexes) {
+    for (const [position, index] of options.agentIndexes.entries()) {
       const agent = config.agents[index]!;
-      const backend = await createBackend(agent, index, { env: options.env, cwd: options.cwd });
+      const files = tools?.agents[position]?.files;
+      const backend = await createBackend(agent, index, {
+        env: options.env,
+        cwd: options.cwd,
+        ...(files ? { files } : {}),
+      });
       // A script is exact: never retried; it has no price (cost unknown). Others are priced
       // outside the retries: only the call that finished is billed.
       backends.push(

@@ -36,5 +36,6 @@ export {
 } from "./sessions.js";
 export { FileLockError } from "./file-lock.js";
 export { type LogWriterStatus, logWriterStatus } from "./log-writer-status.js";
+export type { SnapshotRecord } from "./run-state.js";
 export { toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";

@@ -274,6 +274,21 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
     }
     case "warning":
       return { ...state, warnings: addWarning(state.warnings, event) };
+    case "workspace-snapshot":
+      return {
+        ...state,
+        snapshots: [
+          ...state.snapshots,
+          {
+            agentId: id ?? "",
+            label: event.label,
+            workspace: event.workspace,
+            files: event.files,
+            bytes: event.bytes,
+            logPath: event.logPath ?? null,
+          },
+        ],
+      };
     case "final-answer": {
       const presenterId = id ?? state.presenterId ?? state.winner?.agentId ?? null;
       return {

@@ -116,6 +116,18 @@ export interface WarningRecord {
   readonly count: number;
 }
 
+/** A workspace snapshot (`workspace-snapshot` events), in the order taken. */
+export interface SnapshotRecord {
+  readonly agentId: string;
+  /** `agent<N>.<M>`, or `agent<N>.final` for the run's result. */
+  readonly label: string;
+  readonly workspace: string;
+  readonly files: number;
+  readonly bytes: number;
+  /** Relative to the attempt directory; null without a log. */
+  readonly logPath: string | null;
+}
+
 /** The view model of one run. Build it with {@link initialRunState} and {@link reduceRun}. */
 export interface RunState {
   readonly runId: string | null;
@@ -154,6 +166,8 @@ export interface RunState {
   readonly totals: Counters;
   /** Distinct warnings, oldest first. */
   readonly warnings: readonly WarningRecord[];
+  /** Workspace snapshots, oldest first. */
+  readonly snapshots: readonly SnapshotRecord[];
 }
 
 /** The state before any event. */
@@ -184,6 +198,7 @@ export function initialRunState(): RunState {
     finalAnswerSource: null,
     totals: ZERO_COUNTERS,
     warnings: [],
+    snapshots: [],
   };
 }
 

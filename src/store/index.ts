@@ -8,6 +8,7 @@ export {
   listAttempts,
   listLogDirs,
   listTurns,
+  logDirName,
   type LogDirEntry,
   resolveAttemptDir,
   turnDirName,

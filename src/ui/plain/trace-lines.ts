@@ -132,6 +132,10 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         warned.add(key);
         return [`[orchestrator] Warning from ${event.source}: ${oneLine(event.message)}`];
       }
+      case "workspace-snapshot":
+        return [
+          `[${event.agentId}] Workspace snapshot ${event.label}: ${event.files} file${event.files === 1 ? "" : "s"}, ${event.bytes} bytes${event.label.endsWith(".final") ? ` (the result: ${event.workspace})` : ""}`,
+        ];
       case "persona":
         return [
           `[${event.agentId}] Persona${event.source === "session" ? " (from the session)" : ""}: ${oneLine(event.persona)}`,

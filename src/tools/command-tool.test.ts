@@ -1,0 +1,109 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { commandEnvironment, commandTool, MAX_COMMAND_OUTPUT } from "./command-tool.js";
+import type { ToolCallContext } from "./tool.js";
+
+const context: ToolCallContext = {
+  agentId: "a",
+  presenting: false,
+  signal: new AbortController().signal,
+};
+
+const ENV = {
+  PATH: process.env.PATH,
+  HOME: "/home/someone",
+  OPENAI_API_KEY: "sk-test-openai",
+  ANTHROPIC_AUTH_TOKEN: "tok-1",
+  GITHUB_TOKEN: "ghp_x",
+  MY_PROVIDER_KEY_VALUE: "sk-config-key",
+  GREETING: "hello",
+};
+
+async function run(
+  input: Record<string, unknown>,
+  options: { allowed?: string[]; blocked?: string[]; signal?: AbortSignal } = {},
+): Promise<{ ok: boolean; text: string; cwd: string }> {
+  const cwd = await mkdtemp(join(tmpdir(), "coord-cmd-"));
+  const tool = commandTool({
+    cwd,
+    env: ENV,
+    secrets: ["sk-config-key"],
+    ...(options.allowed ? { allowed: options.allowed } : {}),
+    ...(options.blocked ? { blocked: options.blocked } : {}),
+  });
+  try {
+    const text = await tool.execute(input, {
+      ...context,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { ok: true, text, cwd };
+  } catch (error) {
+    return { ok: false, text: (error as Error).message, cwd };
+  }
+}
+
+describe("execute_command", () => {
+  test("captures stdout, stderr and the exit code; runs in the workspace", async () => {
+    const result = await run({ command: "echo out; echo err >&2; pwd; echo made > f.txt" });
+    expect(result.ok).toBe(true);
+    expect(result.text).toBe(`Exit code: 0\nstdout:\nout\n${result.cwd}\n\nstderr:\nerr\n`);
+    expect(await readFile(join(result.cwd, "f.txt"), "utf8")).toBe("made\n");
+    const failed = await run({ command: "echo partial; exit 3" });
+    expect(failed).toMatchObject({
+      ok: false,
+      text: "Exit code: 3\nstdout:\npartial\n\nstderr:\n",
+    });
+  });
+
+  test("enforces the timeout by killing the command", async () => {
+    const result = await run({ command: "echo started; sleep 30; echo never", timeout_seconds: 1 });
+    expect(result.ok).toBe(false);
+    expect(result.text).toBe(
+      "Timed out after 1 s: the command was killed.\nstdout:\nstarted\n\nstderr:\n",
+    );
+  });
+
+  test("caps the output", async () => {
+    const result = await run({
+      command: `head -c ${MAX_COMMAND_OUTPUT + 500} /dev/zero | tr '\\0' x`,
+    });
+    expect(result.text).toContain(`x\n… (500 more characters cut)`);
+  });
+
+  test("refuses blocked commands, commands outside the allowed list, and sudo", async () => {
+    expect(await run({ command: "rm -rf build" }, { blocked: ["rm .*"] })).toMatchObject({
+      ok: false,
+      text: "Command refused: it matches the blocked pattern rm .*.",
+    });
+    expect(await run({ command: "ls" }, { allowed: ["python3? .*", "pytest"] })).toMatchObject({
+      ok: false,
+      text: "Command refused: it matches none of the allowed patterns (python3? .*, pytest).",
+    });
+    expect(
+      (await run({ command: "python3 -c 'print(1)'" }, { allowed: ["python3? .*"] })).text,
+    ).toContain("Exit code: 0");
+    expect((await run({ command: "sudo ls" })).text).toBe("Command refused: sudo is not allowed.");
+  });
+
+  test("no provider key is visible in its environment", async () => {
+    const result = await run({ command: "env" });
+    expect(result.text).toContain("GREETING=hello");
+    for (const secret of ["sk-test-openai", "tok-1", "ghp_x", "sk-config-key"]) {
+      expect(result.text).not.toContain(secret);
+    }
+    expect(commandEnvironment(ENV, ["sk-config-key"])).toEqual({
+      PATH: process.env.PATH,
+      HOME: "/home/someone",
+      GREETING: "hello",
+    });
+  });
+
+  test("an abort kills the command", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("round stopped")), 300);
+    const result = await run({ command: "sleep 30" }, { signal: controller.signal });
+    expect(result).toMatchObject({ ok: false, text: "round stopped" });
+  });
+});

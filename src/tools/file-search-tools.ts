@@ -1,0 +1,224 @@
+/**
+ * The read-only file tools that look at many files (docs/tools.md "File tools"): `list_directory`,
+ * `find_files` (glob, through tinyglobby) and `search_files` (a regular expression over file
+ * contents). Searches never follow symbolic links and skip the places the agent may not read.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { glob } from "tinyglobby";
+import { isInside, type PathPolicy, ToolError } from "./path-policy.js";
+import type { LocalTool } from "./tool.js";
+import { optionalString, requiredString } from "./tool-input.js";
+
+/** Entries listed, files found, and matching lines given back, at most. */
+export const MAX_LISTED = 500;
+export const MAX_MATCHES = 200;
+/** Files larger than this are not searched (bytes). */
+const MAX_SEARCHED_BYTES = 1_000_000;
+
+const FOLDER_DESCRIPTION =
+  "The folder: relative to your workspace (or the first folder you were given), or absolute; default that first folder.";
+const SEARCH_FOLDER_DESCRIPTION =
+  "The folder to search: relative to your workspace (or the first folder you were given), or absolute; default every folder you may read.";
+
+/** `list_directory`, `find_files` and `search_files` for one agent. */
+export function fileSearchTools(policy: PathPolicy): LocalTool[] {
+  return [listDirectoryTool(policy), findFilesTool(policy), searchFilesTool(policy)];
+}
+
+/** Folders inside `folder` the agent may not read, relative to it (glob ignore patterns). */
+function hiddenInside(policy: PathPolicy, folder: string): string[] {
+  return policy.roots
+    .filter((root) => root.access === "none" && isInside(root.real, folder) && root.real !== folder)
+    .map((root) => `${relative(folder, root.real)}/**`);
+}
+
+async function folderOf(
+  policy: PathPolicy,
+  tool: string,
+  input: unknown,
+  presenting: boolean,
+): Promise<string> {
+  const path = optionalString(tool, input, "path") ?? ".";
+  const real = await policy.resolve(path, "read", presenting);
+  const info = await stat(real).catch(() => undefined);
+  if (info === undefined) throw new ToolError(`${path}: no such folder`);
+  if (!info.isDirectory()) throw new ToolError(`${path} is a file: use read_file`);
+  return real;
+}
+
+/** The folders a search covers: the one given, else every folder the agent may read. */
+async function searchFolders(
+  policy: PathPolicy,
+  tool: string,
+  input: unknown,
+  presenting: boolean,
+): Promise<string[]> {
+  if (optionalString(tool, input, "path") !== undefined)
+    return [await folderOf(policy, tool, input, presenting)];
+  const folders: string[] = [];
+  for (const root of policy.roots) {
+    if (root.access === "none" || root.access === "protected") continue;
+    const info = await stat(root.real).catch(() => undefined);
+    if (info?.isDirectory()) folders.push(root.real);
+  }
+  return folders;
+}
+
+/** Files matching `pattern` in each folder (absolute paths, each once, sorted). */
+async function globAll(
+  policy: PathPolicy,
+  folders: readonly string[],
+  pattern: string,
+  onlyFiles: boolean,
+): Promise<string[]> {
+  const found = new Set<string>();
+  for (const folder of folders) {
+    const paths = await glob(pattern, {
+      cwd: folder,
+      dot: true,
+      followSymbolicLinks: false,
+      onlyFiles,
+      ignore: hiddenInside(policy, folder),
+    });
+    for (const path of paths) found.add(join(folder, path));
+  }
+  return [...found].sort();
+}
+
+/** Refuses glob patterns that could climb out of the folder searched. */
+function checkPattern(tool: string, pattern: string): void {
+  if (pattern.startsWith("/") || pattern.split(/[\\/]+/).includes("..")) {
+    throw new ToolError(
+      `${tool}: the pattern must be relative to the folder searched, without \`..\``,
+    );
+  }
+}
+
+function listDirectoryTool(policy: PathPolicy): LocalTool {
+  const name = "list_directory";
+  return {
+    spec: {
+      name,
+      description: "List a folder: each entry with its kind and size.",
+      inputSchema: {
+        type: "object",
+        properties: { path: { type: "string", description: FOLDER_DESCRIPTION } },
+        additionalProperties: false,
+      },
+    },
+    async execute(input, context) {
+      const folder = await folderOf(policy, name, input, context.presenting);
+      const hidden = policy.roots.filter((root) => root.access === "none");
+      const entries = (await readdir(folder, { withFileTypes: true }))
+        .filter((entry) => !hidden.some((root) => root.real === join(folder, entry.name)))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const lines: string[] = [];
+      for (const entry of entries.slice(0, MAX_LISTED)) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) lines.push(`${entry.name}/`);
+        else if (entry.isSymbolicLink()) lines.push(`${entry.name} (symbolic link)`);
+        else {
+          const size = await stat(path).then(
+            (info) => info.size,
+            () => undefined,
+          );
+          lines.push(size === undefined ? entry.name : `${entry.name} (${size} bytes)`);
+        }
+      }
+      if (entries.length > MAX_LISTED) lines.push(`… and ${entries.length - MAX_LISTED} more`);
+      const title = `${policy.display(folder)}:`;
+      return lines.length === 0 ? `${title} (empty)` : [title, ...lines].join("\n");
+    },
+  };
+}
+
+function findFilesTool(policy: PathPolicy): LocalTool {
+  const name = "find_files";
+  return {
+    spec: {
+      name,
+      description:
+        'Find files whose path matches a glob pattern (e.g. "**/*.ts", "src/*.md") inside a folder.',
+      inputSchema: {
+        type: "object",
+        properties: {
+          pattern: { type: "string", description: "Glob pattern, relative to the folder." },
+          path: { type: "string", description: SEARCH_FOLDER_DESCRIPTION },
+        },
+        required: ["pattern"],
+        additionalProperties: false,
+      },
+    },
+    async execute(input, context) {
+      const pattern = requiredString(name, input, "pattern");
+      checkPattern(name, pattern);
+      const folders = await searchFolders(policy, name, input, context.presenting);
+      const found = await globAll(policy, folders, pattern, false);
+      if (found.length === 0)
+        return `No files match ${pattern} in ${folders.map(policy.display).join(", ")}`;
+      const shown = found.slice(0, MAX_LISTED).map(policy.display);
+      if (found.length > MAX_LISTED) shown.push(`… and ${found.length - MAX_LISTED} more`);
+      return shown.join("\n");
+    },
+  };
+}
+
+function searchFilesTool(policy: PathPolicy): LocalTool {
+  const name = "search_files";
+  return {
+    spec: {
+      name,
+      description:
+        "Search file contents for a regular expression; gives each matching line as path:line: text.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          pattern: { type: "string", description: "A JavaScript regular expression." },
+          path: { type: "string", description: SEARCH_FOLDER_DESCRIPTION },
+          glob: {
+            type: "string",
+            description: 'Only files matching this glob pattern (default "**/*").',
+          },
+        },
+        required: ["pattern"],
+        additionalProperties: false,
+      },
+    },
+    async execute(input, context) {
+      const source = requiredString(name, input, "pattern");
+      let regex: RegExp;
+      try {
+        regex = new RegExp(source);
+      } catch (error) {
+        throw new ToolError(`${name}: not a regular expression: ${(error as Error).message}`);
+      }
+      const filter = optionalString(name, input, "glob") ?? "**/*";
+      checkPattern(name, filter);
+      const folders = await searchFolders(policy, name, input, context.presenting);
+      const files = await globAll(policy, folders, filter, true);
+      const matches: string[] = [];
+      let more = 0;
+      for (const path of files) {
+        context.signal.throwIfAborted();
+        const info = await stat(path).catch(() => undefined);
+        if (info === undefined || !info.isFile() || info.size > MAX_SEARCHED_BYTES) continue;
+        // A link found inside the folder is read only if the policy allows its target.
+        const real = await policy.resolve(path, "read", context.presenting).catch(() => undefined);
+        if (real === undefined) continue;
+        const bytes = await readFile(real);
+        if (bytes.subarray(0, 8192).includes(0)) continue;
+        for (const [index, line] of bytes.toString("utf8").split("\n").entries()) {
+          if (!regex.test(line)) continue;
+          if (matches.length < MAX_MATCHES) {
+            matches.push(`${policy.display(path)}:${index + 1}: ${line.slice(0, 300)}`);
+          } else more++;
+        }
+      }
+      if (matches.length === 0)
+        return `No line matches /${source}/ in ${folders.map(policy.display).join(", ")}`;
+      if (more > 0) matches.push(`… and ${more} more matching lines`);
+      return matches.join("\n");
+    },
+  };
+}
