@@ -267,7 +267,10 @@ describe("notices", () => {
       },
     };
     const { events } = await run({ a: [{ answer: "A" }] }, { extra: { mode: "single", notices } });
-    expect(trace(events).slice(0, 2)).toEqual(["- run-start single agent1", "a warning"]);
+    expect(trace(events).slice(0, 2)).toEqual([
+      "- run-start single agent1",
+      "a warning mcp/geo: MCP server geo did not start",
+    ]);
     expect(events[1]).toMatchObject({ source: "mcp/geo", message: "MCP server geo did not start" });
     expect(listener).toBeUndefined();
   });
