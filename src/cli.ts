@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
+import { redactWrites, registerEnvSecrets } from "./redact.js";
 import { positiveInteger } from "./commands/integer-options.js";
 import { stoppingMessage, watchRunInterrupts } from "./commands/run-interrupts.js";
 import { addLogsCommand, addServeCommand } from "./commands/subcommands.js";
@@ -254,6 +255,12 @@ for (const stream of [process.stdout, process.stderr]) {
     else process.exit(process.exitCode ?? 0);
   });
 }
+
+// Nothing coord prints may carry a key: every write to stdout and stderr passes through the one
+// redactor (src/redact.ts), which knows the environment's keys from here on.
+registerEnvSecrets(process.env);
+redactWrites(process.stdout);
+redactWrites(process.stderr);
 
 const program = buildProgram(readVersion());
 program.exitOverride();

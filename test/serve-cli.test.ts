@@ -171,7 +171,7 @@ describe("coord serve", () => {
     );
     const badFlag = await runCli(["serve", "--port", "-3"], sandbox);
     expect(badFlag.code).toBe(1);
-    expect(badFlag.stderr).toContain("--port must be an integer >= 0");
+    expect(badFlag.stderr).toContain("--port must be a port number from 0 to 65535");
   });
 
   test("--reload restarts the server when the config file changes", async () => {

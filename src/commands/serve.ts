@@ -28,6 +28,10 @@ export interface ServeFlags {
   /** Seconds to let requests in flight finish on shutdown. */
   shutdownTimeout?: number | undefined;
   maxBodyBytes?: number | undefined;
+  /** `--cors-origin` (repeatable): origins whose web pages may call the server. */
+  corsOrigins?: readonly string[] | undefined;
+  /** False for `--no-model-routing`: without `--config`, requests may not choose a team. */
+  modelRouting?: boolean | undefined;
 }
 
 /** Default bind address and port (spec section 8). */
@@ -53,7 +57,9 @@ export function serveSettings(
   if (flags.port === undefined && envPort !== undefined && envPort !== "") {
     port = Number(envPort);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new ConfigError(`COORD_SERVER_PORT=${envPort}: expected a port number 0–65535`);
+      throw new ConfigError(
+        `COORD_SERVER_PORT=${JSON.stringify(envPort)}: expected a port number from 0 to 65535`,
+      );
     }
   }
   const envDebug = (env.COORD_SERVER_DEBUG ?? "").toLowerCase();
@@ -80,6 +86,11 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     const { superviseWithReload } = await import("./serve-reload.js");
     return superviseWithReload({ settings, io, env });
   }
+  if (flags.modelRouting === false && settings.config === undefined) {
+    throw new ConfigError(
+      "--no-model-routing needs a team to serve: add --config FILE (or set COORD_SERVER_DEFAULT_CONFIG)",
+    );
+  }
   const server = await import("../server/index.js");
   let team: ServedTeam | undefined;
   if (settings.config !== undefined) {
@@ -100,6 +111,8 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     apiKey,
     ...(flags.maxBodyBytes !== undefined ? { maxBodyBytes: flags.maxBodyBytes } : {}),
     requestTimeoutMs: flags.requestTimeout !== undefined ? flags.requestTimeout * 1000 : undefined,
+    corsOrigins: flags.corsOrigins,
+    modelRouting: flags.modelRouting !== false,
     signal: shutdown.signal,
     cliArgs: io.argv,
     onLog: log,
@@ -108,6 +121,11 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
   io.stderr.write(
     banner({ url: running.url, port: running.port, team, logRoot, apiKey, settings, io }),
   );
+  if (apiKey === undefined && !server.isLoopbackHost(settings.host)) {
+    io.stderr.write(
+      `coord serve: warning: listening on ${settings.host} without COORD_SERVER_API_KEY: anyone who can reach port ${running.port} can run the team on this server's provider keys; set COORD_SERVER_API_KEY, or bind --host 127.0.0.1 (docs/server.md "Security")\n`,
+    );
+  }
 
   return new Promise<number>((resolve) => {
     let signals = 0;
@@ -177,7 +195,7 @@ function banner(context: {
     );
   } else {
     lines.push(
-      "  config:    none: each request's model names the team: @examples/NAME, path:FILE or <backend>/<model>",
+      "  config:    none: each request's model names the team: @examples/NAME, path:FILE (under this directory) or <backend>/<model>",
     );
   }
   lines.push(

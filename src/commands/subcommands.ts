@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import type { Command } from "commander";
-import { integerAtLeast } from "./integer-options.js";
+import { durationSeconds, integerAtLeast, portNumber } from "./integer-options.js";
 
 /** `coord serve [--host] [--port] [--config] [--reload] …` (docs/server.md). */
 export function addServeCommand(program: Command, version: string): void {
@@ -18,7 +18,7 @@ export function addServeCommand(program: Command, version: string): void {
     .option(
       "--port <port>",
       "bind port, 0 for a free one (COORD_SERVER_PORT; default 4000)",
-      integerAtLeast("--port", 0),
+      portNumber("--port"),
     )
     .option(
       "--config <path>",
@@ -33,22 +33,33 @@ export function addServeCommand(program: Command, version: string): void {
     .option(
       "--request-timeout <seconds>",
       "answer 504 when a run takes longer (default: the config's timeouts)",
-      integerAtLeast("--request-timeout", 1),
+      durationSeconds("--request-timeout", 1),
     )
     .option(
       "--shutdown-timeout <seconds>",
       "on SIGTERM/SIGINT, let requests in flight finish this long (default 30)",
-      integerAtLeast("--shutdown-timeout", 0),
+      durationSeconds("--shutdown-timeout", 0),
     )
     .option(
       "--max-body-bytes <bytes>",
       "reject larger request bodies with 413 (default 1048576)",
       integerAtLeast("--max-body-bytes", 1),
     )
+    .option(
+      "--cors-origin <origin>",
+      "let web pages from this origin call the server (repeatable; * for any); other Origins get 403",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      "--no-model-routing",
+      "without --config, refuse requests whose model names a team (path:FILE, @examples/NAME, <backend>/<model>)",
+    )
     .addHelpText(
       "after",
       `
-With COORD_SERVER_API_KEY set, /v1/* requires Authorization: Bearer <key>.
+With COORD_SERVER_API_KEY set, /v1/* requires Authorization: Bearer <key>. Binding a
+non-loopback address (the default 0.0.0.0) without it prints a warning: anyone who can reach
+the port can spend the provider keys (docs/server.md "Security").
 Example:
   coord serve --config @examples/scripted_team --port 4000
   curl http://127.0.0.1:4000/v1/chat/completions -H 'content-type: application/json' \\
@@ -67,6 +78,8 @@ Example:
           requestTimeout: options.requestTimeout as number | undefined,
           shutdownTimeout: options.shutdownTimeout as number | undefined,
           maxBodyBytes: options.maxBodyBytes as number | undefined,
+          corsOrigins: options.corsOrigin as string[] | undefined,
+          modelRouting: options.modelRouting !== false,
         },
         {
           stderr: process.stderr,

@@ -96,7 +96,7 @@ describe("MassGen compatibility", () => {
     });
     expect(config.agents[1]?.id).toBe("agent_a");
     expect(config.orchestrator.context_paths).toEqual([{ path: "./src", permission: "write" }]);
-    expect(config.timeout_settings).toEqual({
+    expect(config.timeout_settings).toMatchObject({
       orchestrator_timeout_seconds: 60,
       request_timeout_seconds: 300,
     });

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineCounter, parseDocument, type Document } from "yaml";
 import { ConfigError } from "../errors.js";
+import { registerConfigSecrets } from "../redact.js";
 import { checkConfig, type ConfigProblem } from "./check-config.js";
 import { describeIssue, issueKeyPath } from "./describe-issue.js";
 import { expandEnv, isPlainObject, type EnvRecord } from "./expand-env.js";
@@ -141,6 +142,8 @@ export function parseConfigText(
       `environment variable ${variable} is not set: set it in the environment or ~/.config/coord/.env, or write \${${variable}:-default}`,
     ),
   ) as Record<string, unknown>;
+  // Keys written in the file or expanded from ${VAR}: no output path may print them.
+  registerConfigSecrets(expanded);
   if (expanded.agent !== undefined && expanded.agents !== undefined) {
     fail(["agent"], "use either `agent:` (one agent) or `agents:` (a list), not both");
   }

@@ -5,6 +5,10 @@
  * subscriber is the log writer. Displays, the server's response, web sockets, viewers and
  * tracing subscribe to the same handle. The one composition shared by `coord "<question>"`,
  * the chat, `coord serve` and `logs analyze --mode self`.
+ *
+ * Every event passes through the process's one redactor (`src/redact.ts`) before it is
+ * published, so no subscriber (log, display, HTTP response, trace, export) ever sees a key: the
+ * environment's and the config's key values are registered with it here.
  */
 import { basename, join, resolve } from "node:path";
 import type { Backend } from "../backends/index.js";
@@ -20,6 +24,7 @@ import {
   type SubscribeOptions,
 } from "../session/index.js";
 import type { LogWriter } from "../store/index.js";
+import { redactStrings, registerConfigSecrets, registerEnvSecrets } from "../redact.js";
 
 /** Where and how to write the run log; omit for no log (`--no-logs`). */
 export interface RunLogOptions {
@@ -111,6 +116,8 @@ export function defaultLogRoot(
  */
 export async function startRun(options: StartRunOptions): Promise<RunHandle> {
   const clock = options.clock ?? systemClock;
+  registerEnvSecrets(options.env);
+  registerConfigSecrets(options.config);
   const backends = await createBackends(options, clock);
   let writer: LogWriter | undefined;
   try {
@@ -166,7 +173,7 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
 
   const done = (async (): Promise<TeamRunResult> => {
     try {
-      for await (const event of events) live.publish(event);
+      for await (const event of events) live.publish(redactStrings(event));
       live.end();
     } catch (error) {
       live.end(error);

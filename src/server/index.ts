@@ -5,5 +5,11 @@ export { createApp, DEFAULT_MAX_BODY_BYTES, type AppActivity, type AppOptions } 
 export { type ChatCompletion, type CompletionUsage, usageOf } from "./chat-completion.js";
 export { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 export { loadServedTeam, PATH_PREFIX, teamForModel, type ServedTeam } from "./served-team.js";
-export { startServer, type RunningServer, type StartServerOptions } from "./start-server.js";
+export {
+  isLoopbackHost,
+  startServer,
+  type RunningServer,
+  type StartServerOptions,
+} from "./start-server.js";
+export { confinedFile, MAX_ROUTED_CONFIG_BYTES } from "./confined-file.js";
 export { RunStopped } from "../engine/index.js";
