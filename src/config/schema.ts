@@ -317,12 +317,12 @@ export const TimeoutSettings = z.object({
   first_byte_timeout_seconds: seconds()
     .default(120)
     .describe(
-      "Hosted providers: longest wait for the first streamed event of a request (s); then it is retried like a timeout. Raise it for reasoning models that think long before streaming.",
+      "Hosted providers: longest wait for the response to a request to begin (s); then it is retried like a timeout.",
     ),
   stream_idle_timeout_seconds: seconds()
-    .default(60)
+    .default(120)
     .describe(
-      "Hosted providers: longest silence between two streamed events of a request (s); then it is retried like a timeout.",
+      "Hosted providers: longest silence in a response stream (s); then it is retried like a timeout. Raise it for reasoning models that think silently for long.",
     ),
   straggler_timeout_seconds: seconds()
     .default(60)

@@ -226,7 +226,12 @@ async function createBackends(options: StartRunOptions, clock: Clock): Promise<B
   const { withRetry } = await import("../backends/retry.js");
   const { withPricing } = await import("../backends/with-pricing.js");
   const { config } = options;
-  const requestTimeoutMs = config.timeout_settings.request_timeout_seconds * 1000;
+  const timeouts = config.timeout_settings;
+  const retryTimeouts = {
+    requestTimeoutMs: timeouts.request_timeout_seconds * 1000,
+    firstByteTimeoutMs: timeouts.first_byte_timeout_seconds * 1000,
+    streamIdleTimeoutMs: timeouts.stream_idle_timeout_seconds * 1000,
+  };
   const backends: Backend[] = [];
   try {
     // One after another: a missing key or model file fails here, before any agent starts.
@@ -238,7 +243,7 @@ async function createBackends(options: StartRunOptions, clock: Clock): Promise<B
       backends.push(
         backend.type === "scripted"
           ? backend
-          : withPricing(withRetry(backend, { clock, requestTimeoutMs })),
+          : withPricing(withRetry(backend, { clock, ...retryTimeouts })),
       );
     }
   } catch (error) {
