@@ -167,6 +167,7 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
     mode: options.mode,
     settings: config.orchestrator,
     orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
+    stragglerTimeoutMs: config.timeout_settings.straggler_timeout_seconds * 1000,
     clock,
     signal: stopper.signal,
   });
