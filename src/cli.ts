@@ -264,9 +264,12 @@ redactWrites(process.stderr);
 
 const program = buildProgram(readVersion());
 program.exitOverride();
-program.configureOutput({
-  writeErr: (text) => process.stderr.write(text.startsWith("error:") ? `coord: ${text}` : text),
-});
+const output = {
+  writeErr: (text: string) =>
+    process.stderr.write(text.startsWith("error:") ? `coord: ${text}` : text),
+};
+program.configureOutput(output);
+for (const command of program.commands) command.configureOutput(output);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -118,14 +118,11 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     onLog: log,
   });
   const running = await server.startServer(app, { host: settings.host, port: settings.port });
+  const exposed = apiKey === undefined && !server.isLoopbackHost(settings.host);
   io.stderr.write(
-    banner({ url: running.url, port: running.port, team, logRoot, apiKey, settings, io }),
+    banner({ url: running.url, port: running.port, team, logRoot, apiKey, settings, io, exposed }),
   );
-  if (apiKey === undefined && !server.isLoopbackHost(settings.host)) {
-    io.stderr.write(
-      `coord serve: warning: listening on ${settings.host} without COORD_SERVER_API_KEY: anyone who can reach port ${running.port} can run the team on this server's provider keys; set COORD_SERVER_API_KEY, or bind --host 127.0.0.1 (docs/server.md "Security")\n`,
-    );
-  }
+
 
   return new Promise<number>((resolve) => {
     let signals = 0;
@@ -177,6 +174,8 @@ function banner(context: {
   apiKey: string | undefined;
   settings: ServeSettings;
   io: ServeIO;
+  /** Reachable from other machines without a key: the banner warns. */
+  exposed: boolean;
 }): string {
   const { team, io } = context;
   const local =
@@ -202,7 +201,12 @@ function banner(context: {
     `  endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (OpenAI base URL ${local}/v1)`,
     `  auth:      ${context.apiKey ? "Authorization: Bearer <COORD_SERVER_API_KEY> on /v1/*" : "none (set COORD_SERVER_API_KEY to require a key)"}`,
     `  run logs:  ${context.logRoot ? `${relative(io.cwd, context.logRoot) || context.logRoot}/ (one per request)` : "off"}${context.settings.debug ? ", debug" : ""}`,
-    "Press Ctrl+C to stop.",
   );
+  if (context.exposed) {
+    lines.push(
+      `coord serve: warning: listening on ${context.settings.host} without COORD_SERVER_API_KEY: anyone who can reach port ${context.port} can run the team on this server's provider keys; set COORD_SERVER_API_KEY, or bind --host 127.0.0.1 (docs/server.md "Security")`,
+    );
+  }
+  lines.push("Press Ctrl+C to stop.");
   return `${lines.join("\n")}\n`;
 }
