@@ -123,7 +123,6 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     banner({ url: running.url, port: running.port, team, logRoot, apiKey, settings, io, exposed }),
   );
 
-
   return new Promise<number>((resolve) => {
     let signals = 0;
     let stopping = false;

@@ -82,4 +82,10 @@ describe("config limits", () => {
       expect(config.agents[0]!.backend.base_url).toBe(url);
     }
   });
+
+  test("a YAML alias inside its own anchor is a config error, not a stack overflow (found by the fuzz)", () => {
+    expect(problem("agents: &a [*a]\n")).toBe(
+      "team.yaml: invalid YAML: an alias (*name) refers to a node that contains it, so the config never ends; copy the values instead",
+    );
+  });
 });

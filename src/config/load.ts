@@ -208,11 +208,30 @@ function problemsError(
 }
 
 function toPlainData(doc: Document, file: string): unknown {
+  let data: unknown;
   try {
-    return doc.toJS();
+    data = doc.toJS();
   } catch (error) {
     throw new ConfigError(`${file}: invalid YAML: ${(error as Error).message}`, { file });
   }
+  if (isCyclic(data, new Set())) {
+    throw new ConfigError(
+      `${file}: invalid YAML: an alias (*name) refers to a node that contains it, so the config never ends; copy the values instead`,
+      { file },
+    );
+  }
+  return data;
+}
+
+/** True when an object contains itself (a YAML alias inside its own anchor: `a: &x [*x]`). */
+function isCyclic(value: unknown, ancestors: Set<object>): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (ancestors.has(value)) return true;
+  ancestors.add(value);
+  const children = value instanceof Map ? [...value.values()] : Object.values(value);
+  const cyclic = children.some((child) => isCyclic(child, ancestors));
+  ancestors.delete(value);
+  return cyclic;
 }
 
 function where(file: string, position: SourcePosition): string {
