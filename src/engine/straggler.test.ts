@@ -6,7 +6,7 @@
  * with the other agents' answer.
  */
 import { describe, expect, test } from "vitest";
-import type { Backend, BackendChunk } from "../backends/index.js";
+import type { Backend, BackendChunk } from "../backends/backend.js";
 import { createVirtualClock } from "../clock.js";
 import { TimeoutSettings } from "../config/index.js";
 import type { CoordEvent } from "../events/index.js";

@@ -287,8 +287,12 @@ function isJsonContentType(type: string | undefined): boolean {
   return type.split(";")[0]!.trim().toLowerCase() === "application/json";
 }
 
-/** Passes the response's JSON or text body through the redactor (`src/redact.ts`). */
-async function redactBody(c: Context): Promise<void> {
+/**
+ * Passes a response's JSON or text body through the process's one redactor (`src/redact.ts`).
+ * Any Hono app of coord's (the web UI's too) should call it on every response, as this app's
+ * outermost middleware does: `app.use(async (c, next) => { await next(); await redactBody(c); })`.
+ */
+export async function redactBody(c: Context): Promise<void> {
   const type = c.res.headers.get("content-type") ?? "";
   if (c.res.body === null || !/json|text/i.test(type)) return;
   const text = await c.res.text();
