@@ -21,6 +21,9 @@
  * - **serve**: `coord serve` requests per second and p50/p99 latency at concurrency 1, 8 and 32
  *   on an instant scripted team, next to a bare Hono hello-world measured in the same run, with
  *   the ratio (`serve-bench.ts`).
+ * - **serve memory under load**: RSS of `coord serve` (run logs on) after warm-up waves of 32
+ *   concurrent requests, its peak over 20 more waves, and after a pause; target: back within
+ *   20 % of the warmed-up baseline (`serve-memory.ts`, issue 17 item 6).
  */
 import { performance } from "node:perf_hooks";
 import { createVirtualClock } from "../src/clock.js";
@@ -29,6 +32,7 @@ import { runScripted } from "../src/engine/test-helpers.js";
 import type { EngineRunResult } from "./engine-run.js";
 import { engineRun, median, timeInterleaved } from "./measure.js";
 import { serveRows } from "./serve-bench.js";
+import { memoryRows } from "./serve-memory.js";
 import { formatTable, type Row } from "./table.js";
 
 const COLD_START_RUNS = 15;
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
     ...delayedBackend(),
     ...(await modelCalls()),
     ...(await serveRows()),
+    ...(await memoryRows()),
   ];
   process.stdout.write(`coord bench (node ${process.version}, ${process.platform})\n\n`);
   process.stdout.write(`${formatTable(rows)}\n`);

@@ -15,6 +15,8 @@ import { ROOT } from "./measure.js";
 export interface Target {
   url: string;
   child: ChildProcess;
+  /** What the process wrote on stderr up to its `listening on` line. */
+  banner: string;
   /** Returns what the process wrote on stderr since the last call (access log lines). */
   takeLog(): string;
   /** Stops the process (SIGTERM) and waits for it to exit. */
@@ -55,12 +57,19 @@ export function combine(results: readonly LoadResult[]): LoadResult {
 }
 
 /**
- * Spawns `node <args>` in the package root and waits for `listening on http://…:PORT` on its
- * stderr.
+ * Spawns `node <args>` in the package root (with `options.env`, default this process's) and
+ * waits for `listening on http://…:PORT` on its stderr.
  * @throws Error with the process's stderr when it exits first.
  */
-export function startTarget(args: readonly string[]): Promise<Target> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+export function startTarget(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv } = {},
+): Promise<Target> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+    ...(options.env ? { env: options.env } : {}),
+  });
   let stderr = "";
   return new Promise((resolve, reject) => {
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
@@ -74,6 +83,7 @@ export function startTarget(args: readonly string[]): Promise<Target> {
         resolve({
           url: `http://127.0.0.1:${match[1]}`,
           child,
+          banner: stderr,
           takeLog: () => {
             const taken = log;
             log = "";

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
+import { redactWrites, registerEnvSecrets } from "./redact.js";
 import { refuseCommandLikeQuestion } from "./commands/command-guess.js";
 import { integerAtLeast, positiveInteger } from "./commands/integer-options.js";
 import { stoppingMessage, watchRunInterrupts } from "./commands/run-interrupts.js";
@@ -354,11 +355,20 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// Nothing coord prints may carry a key: every write to stdout and stderr passes through the one
+// redactor (src/redact.ts), which knows the environment's keys from here on.
+registerEnvSecrets(process.env);
+redactWrites(process.stdout);
+redactWrites(process.stderr);
+
 const program = buildProgram(readVersion());
 program.exitOverride();
-program.configureOutput({
-  writeErr: (text) => process.stderr.write(text.startsWith("error:") ? `coord: ${text}` : text),
-});
+const output = {
+  writeErr: (text: string) =>
+    process.stderr.write(text.startsWith("error:") ? `coord: ${text}` : text),
+};
+program.configureOutput(output);
+for (const command of program.commands) command.configureOutput(output);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

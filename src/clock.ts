@@ -105,3 +105,11 @@ export function createVirtualClock(start = Date.UTC(2026, 0, 1)): VirtualClock {
     },
   };
 }
+
+/**
+ * Node's timer limit (ms): `setTimeout` and `AbortSignal.timeout` fire after 1 ms for any longer
+ * delay (a TimeoutOverflowWarning), so every configured duration is checked against it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** {@link MAX_TIMER_MS} in whole seconds: 2147483 s, about 24.8 days. */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);

@@ -146,7 +146,9 @@ describe("coord serve", () => {
     expect(missing.stderr).toMatch(/^coord: .*nope\.yaml.*\n$/);
     const badPort = await runCli(["serve"], { ...sandbox, env: { COORD_SERVER_PORT: "99999" } });
     expect(badPort.code).toBe(1);
-    expect(badPort.stderr).toBe("coord: COORD_SERVER_PORT=99999: expected a port number 0–65535\n");
+    expect(badPort.stderr).toBe(
+      'coord: COORD_SERVER_PORT="99999": expected a port number from 0 to 65535\n',
+    );
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as AddressInfo;
@@ -171,7 +173,7 @@ describe("coord serve", () => {
     );
     const badFlag = await runCli(["serve", "--port", "-3"], sandbox);
     expect(badFlag.code).toBe(1);
-    expect(badFlag.stderr).toContain("--port must be an integer >= 0");
+    expect(badFlag.stderr).toContain("--port must be a port number from 0 to 65535");
   });
 
   test("--reload restarts the server when the config file changes", async () => {

@@ -10,6 +10,7 @@
  */
 import { streamText, type LanguageModel, type LanguageModelUsage, type ToolSet } from "ai";
 import type { Clock } from "../clock.js";
+import { withActivityListener } from "./ai-sdk-activity.js";
 import { toBackendError } from "./ai-sdk-errors.js";
 import { describeWarning, silenceSdkWarningLog } from "./ai-sdk-warnings.js";
 import { toStreamTextArguments, type AiSdkCallArguments } from "./ai-sdk-request.js";
@@ -120,19 +121,22 @@ export async function* streamWithAiSdk(
 
   let finish: Extract<BackendChunk, { type: "finish" }> | undefined;
   try {
-    const result = streamText({
-      model,
-      ...withProviderTools(
-        toStreamTextArguments(request),
-        options.providerTools,
-        request.toolChoice,
-      ),
-      abortSignal: signal,
-      maxRetries: 0,
-      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
-      // Errors arrive as `error` parts below; without this the SDK also prints them to stderr.
-      onError: () => {},
-    });
+    // The provider's fetch (`activityFetch`) tells `onActivity` of every byte that arrives.
+    const result = withActivityListener(options.onActivity, () =>
+      streamText({
+        model,
+        ...withProviderTools(
+          toStreamTextArguments(request),
+          options.providerTools,
+          request.toolChoice,
+        ),
+        abortSignal: signal,
+        maxRetries: 0,
+        ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+        // Errors arrive as `error` parts below; without this the SDK also prints them to stderr.
+        onError: () => {},
+      }),
+    );
 
     for await (const part of result.fullStream) {
       switch (part.type) {

@@ -7,6 +7,7 @@
  * - a dated version (`2024-10-21`, `2025-04-01-preview`, as MassGen configs and older resources
  *   use): `POST {endpoint}/openai/deployments/{model}/chat/completions?api-version=…`.
  */
+import { activityFetch } from "./ai-sdk-activity.js";
 import { createAzure } from "@ai-sdk/azure";
 import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
@@ -51,7 +52,7 @@ export function createAzureOpenAIBackend(
     provider: "Azure OpenAI",
     variables: ["AZURE_OPENAI_API_KEY"],
   });
-  const fetchOption = dependencies.fetch ? { fetch: dependencies.fetch } : {};
+  const fetchOption = { fetch: activityFetch(dependencies.fetch) };
   const languageModel =
     endpoint.api === "responses"
       ? createAzure({
@@ -70,6 +71,7 @@ export function createAzureOpenAIBackend(
 
   return {
     type: "azure_openai",
+    reportsActivity: true,
     model,
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "azure_openai", request, {

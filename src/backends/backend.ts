@@ -113,6 +113,13 @@ export interface FileAccess {
 export interface StreamOptions {
   /** Aborts the in-flight request; the iterator then throws an AbortError. */
   signal: AbortSignal;
+  /**
+   * Called on every sign of life from the provider (each wire event, even one that yields no
+   * chunk, such as a keep-alive or a tool call's argument delta), by backends that set
+   * {@link Backend.reportsActivity}; the retry wrapper's first-byte and stream-idle timeouts
+   * listen to it.
+   */
+  onActivity?: () => void;
 }
 
 /**
@@ -126,6 +133,12 @@ export interface Backend {
   readonly type: string;
   /** Model name (or, for `local`, the GGUF path). */
   readonly model: string;
+  /**
+   * True when the backend calls {@link StreamOptions.onActivity} for every wire event: then the
+   * first-byte and stream-idle timeouts apply to it (hosted providers). Local inference and code
+   * agents leave it unset: they may work silently for long.
+   */
+  readonly reportsActivity?: boolean;
   stream(request: ModelRequest, options: StreamOptions): AsyncIterable<BackendChunk>;
   /** Releases resources (a loaded local model, sockets). Optional. */
   close?(): Promise<void>;

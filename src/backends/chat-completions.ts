@@ -6,6 +6,7 @@
  *
  * Provider quirks are the small named functions below (STYLE.md rule 4).
  */
+import { activityFetch } from "./ai-sdk-activity.js";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type BackendConfig, PROVIDER_HOSTS } from "../config/index.js";
 import { ConfigError } from "../errors.js";
@@ -79,7 +80,7 @@ export function createChatCompletionsBackend(
     baseURL: endpoint.baseURL,
     ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
     includeUsage: sendsStreamOptions(endpoint),
-    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+    fetch: activityFetch(dependencies.fetch),
   });
   const languageModel = provider.chatModel(model);
   const authHint = endpoint.keyVariable
@@ -90,6 +91,9 @@ export function createChatCompletionsBackend(
   return {
     type: endpoint.type,
     model,
+    // Hosted providers get the first-byte and stream-idle timeouts; a local server (LM Studio,
+    // Ollama, …) may evaluate a long prompt silently for minutes.
+    reportsActivity: unreachableHint === undefined,
     stream: (request, options) =>
       streamWithAiSdk(languageModel, endpoint.providerName, adaptRequest(endpoint, request), {
         ...options,

@@ -4,6 +4,7 @@
  * search and code execution run on Anthropic's side and arrive as `provider-tool-call` /
  * `provider-tool-result` chunks.
  */
+import { activityFetch } from "./ai-sdk-activity.js";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
@@ -56,7 +57,7 @@ export function createClaudeBackend(
   const provider = createAnthropic({
     apiKey,
     baseURL,
-    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+    fetch: activityFetch(dependencies.fetch),
   });
   const languageModel = provider.messages(model);
   const providerOptions = claudeProviderOptions(config);
@@ -65,6 +66,7 @@ export function createClaudeBackend(
 
   return {
     type: "claude",
+    reportsActivity: true,
     model,
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "anthropic", adaptClaudeRequest(request, thinking), {

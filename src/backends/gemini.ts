@@ -8,6 +8,7 @@
  * last chunk ({@link groundingToolChunks}), and says how long to wait after a 429 in the error
  * body, not in a header ({@link retryDelayMs}).
  */
+import { activityFetch } from "./ai-sdk-activity.js";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
@@ -57,7 +58,7 @@ export function createGeminiBackend(
   const provider = createGoogleGenerativeAI({
     apiKey,
     baseURL,
-    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+    fetch: activityFetch(dependencies.fetch),
   });
   const languageModel = provider.languageModel(model);
   const providerOptions = geminiProviderOptions(config);
@@ -85,7 +86,7 @@ export function createGeminiBackend(
     }
   }
 
-  return { type: "gemini", model, stream };
+  return { type: "gemini", model, reportsActivity: true, stream };
 }
 
 /**

@@ -6,6 +6,7 @@
  * Responses API (`POST {base_url}/responses`) instead, and those tools arrive as
  * `provider-tool-call` / `provider-tool-result` chunks.
  */
+import { activityFetch } from "./ai-sdk-activity.js";
 import { createXai } from "@ai-sdk/xai";
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
@@ -52,7 +53,7 @@ export function createGrokBackend(
   const provider = createXai({
     apiKey,
     baseURL,
-    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+    fetch: activityFetch(dependencies.fetch),
   });
   const providerTools = grokProviderTools(config, provider.tools);
   // xAI's server-side tools exist only in its Responses API; plain calls use Chat Completions.
@@ -62,6 +63,7 @@ export function createGrokBackend(
 
   return {
     type: "grok",
+    reportsActivity: true,
     model,
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "xai", request, {

@@ -2,6 +2,7 @@
  * The `openai` backend: OpenAI's Responses API (`POST /v1/responses`) through `@ai-sdk/openai`.
  * Reasoning models stream their reasoning summaries as `reasoning-delta` chunks.
  */
+import { activityFetch } from "./ai-sdk-activity.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { ToolSet } from "ai";
 import type { Clock } from "../clock.js";
@@ -55,7 +56,7 @@ export function createOpenAIBackend(
   const provider = createOpenAI({
     apiKey,
     baseURL,
-    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+    fetch: activityFetch(dependencies.fetch),
   });
   const languageModel = provider.responses(model);
   const providerOptions = responsesProviderOptions(config);
@@ -63,6 +64,7 @@ export function createOpenAIBackend(
 
   return {
     type: "openai",
+    reportsActivity: true,
     model,
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "openai", request, {

@@ -7,6 +7,7 @@
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
+import { registerSecret } from "../redact.js";
 
 /**
  * The API key of a hosted provider: `config.api_key`, else the first set variable of `variables`.
@@ -22,10 +23,16 @@ export function resolveApiKey(
   options: { provider: string; variables: readonly string[]; example?: string },
 ): string {
   const configured = nonEmpty(config.api_key);
-  if (configured !== undefined) return configured;
+  if (configured !== undefined) {
+    registerSecret(configured);
+    return configured;
+  }
   for (const variable of options.variables) {
     const value = nonEmpty(env[variable]);
-    if (value !== undefined) return value;
+    if (value !== undefined) {
+      registerSecret(value); // whatever the variable is called, it never reaches an output
+      return value;
+    }
   }
   const [first = "API_KEY", ...others] = options.variables;
   const alternatives = others.length > 0 ? ` (or ${others.join(", ")})` : "";

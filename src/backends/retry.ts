@@ -6,6 +6,12 @@
  *
  * A call is retried only while nothing has been streamed from it yet: once a chunk reached the
  * engine, a failure surfaces as is (the engine counts it against the agent).
+ *
+ * Besides the total request timeout, a backend that reports wire activity
+ * ({@link Backend.reportsActivity}: the hosted providers) gets two liveness limits (issue 17
+ * item 4): a first-byte timeout (nothing at all arrived since the request was sent) and a
+ * stream-idle timeout (nothing arrived for that long since the last event). Either aborts the
+ * attempt as a timeout, retried like one.
  */
 import type { Clock } from "../clock.js";
 import {
@@ -29,6 +35,13 @@ export interface RetryOptions {
   requestTimeoutMs?: number;
   /** Random source in [0, 1) for jitter. Default Math.random. */
   random?: () => number;
+  /**
+   * Longest wait (ms) for the first sign of life of an attempt (any chunk or wire event), for
+   * backends with `reportsActivity`. Default none.
+   */
+  firstByteTimeoutMs?: number | undefined;
+  /** Longest silence (ms) between two signs of life, for backends with `reportsActivity`. Default none. */
+  streamIdleTimeoutMs?: number | undefined;
 }
 
 /**
@@ -58,6 +71,10 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
     random: options.random ?? Math.random,
   };
   const requestTimeoutMs = options.requestTimeoutMs ?? 300_000;
+  const liveness = backend.reportsActivity === true;
+  const firstByteMs = liveness ? options.firstByteTimeoutMs : undefined;
+  const idleMs = liveness ? options.streamIdleTimeoutMs : undefined;
+  const seconds = (ms: number) => String(Number((ms / 1000).toFixed(3)));
 
   async function* stream(
     request: ModelRequest,
@@ -70,9 +87,40 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         requestTimeoutMs,
       );
       const combined = AbortSignal.any([signal, timeout.signal]);
+      // Liveness: one timer, first the first-byte limit, then (refreshed on every sign of life)
+      // the idle limit.
+      let stalled: string | undefined;
+      const stall = (why: string) => () => {
+        stalled = why;
+        timeout.abort(new DOMException(why, "TimeoutError"));
+      };
+      let idleTimer: NodeJS.Timeout | undefined;
+      const firstByteTimer =
+        firstByteMs === undefined
+          ? undefined
+          : setTimeout(
+              stall(
+                `${backend.type}: no response within ${seconds(firstByteMs)} s (timeout_settings.first_byte_timeout_seconds)`,
+              ),
+              firstByteMs,
+            );
+      const onActivity = () => {
+        if (firstByteTimer !== undefined) clearTimeout(firstByteTimer);
+        if (idleMs === undefined) return;
+        if (idleTimer === undefined) {
+          idleTimer = setTimeout(
+            stall(
+              `${backend.type}: the response stream was silent for ${seconds(idleMs)} s (timeout_settings.stream_idle_timeout_seconds)`,
+            ),
+            idleMs,
+          );
+        } else idleTimer.refresh();
+      };
       let streamed = false;
       try {
-        for await (const chunk of backend.stream(request, { signal: combined })) {
+        const streamOptions = liveness ? { signal: combined, onActivity } : { signal: combined };
+        for await (const chunk of backend.stream(request, streamOptions)) {
+          onActivity();
           streamed = true;
           yield chunk;
         }
@@ -82,7 +130,9 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         const timedOut = timeout.signal.aborted;
         const error = timedOut
           ? new BackendError({
-              message: `${backend.type}: no complete response within ${Math.round(requestTimeoutMs / 1000)} s (timeout_settings.request_timeout_seconds)`,
+              message:
+                stalled ??
+                `${backend.type}: no complete response within ${seconds(requestTimeoutMs)} s (timeout_settings.request_timeout_seconds)`,
               provider: backend.type,
               retryable: true,
               cause: caught,
@@ -96,6 +146,8 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         await options.clock.sleep(delayMs, signal);
       } finally {
         clearTimeout(timer);
+        clearTimeout(firstByteTimer);
+        clearTimeout(idleTimer);
       }
     }
   }
@@ -103,6 +155,7 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
   return {
     type: backend.type,
     model: backend.model,
+    ...(backend.reportsActivity !== undefined ? { reportsActivity: backend.reportsActivity } : {}),
     stream,
     ...(backend.close ? { close: () => backend.close!() } : {}),
   };

@@ -1,26 +1,48 @@
 /**
- * Number option parsers for commander (`--plan-steps`, `--port`, `--limit`, `--replay-speed`). Only
- * commander is loaded here, so the root program can use them without slowing `coord --help`.
+ * Number option parsers for commander (`--plan-steps`, `--port`, `--limit`, `--replay-speed`, …).
+ * Only commander (and the tiny clock module, for the timer limit) is loaded here, so the root
+ * program can use them without slowing `coord --help`.
  */
 import { InvalidArgumentError } from "commander";
+import { MAX_TIMER_SECONDS } from "../clock.js";
 
-function integerOption(flag: string, min: number, requirement: string) {
+function integerOption(flag: string, min: number, max: number, requirement: string) {
   return (value: string): number => {
     const number = Number(value);
-    if (!Number.isInteger(number) || number < min)
-      throw new InvalidArgumentError(`${flag} must be ${requirement}`);
+    if (!Number.isInteger(number) || number < min || number > max)
+      throw new InvalidArgumentError(
+        `${flag} must be ${requirement}, not ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`,
+      );
     return number;
   };
 }
 
 /** Parses an integer > 0; otherwise `<flag> must be an integer > 0`. */
 export function positiveInteger(flag: string): (value: string) => number {
-  return integerOption(flag, 1, "an integer > 0");
+  return integerOption(flag, 1, Number.MAX_SAFE_INTEGER, "an integer > 0");
 }
 
 /** Parses an integer ≥ `min`; otherwise `<flag> must be an integer >= <min>`. */
 export function integerAtLeast(flag: string, min: number): (value: string) => number {
-  return integerOption(flag, min, `an integer >= ${min}`);
+  return integerOption(flag, min, Number.MAX_SAFE_INTEGER, `an integer >= ${min}`);
+}
+
+/** Parses a TCP port, 0–65535 (0: a free one). */
+export function portNumber(flag: string): (value: string) => number {
+  return integerOption(flag, 0, 65535, "a port number from 0 to 65535");
+}
+
+/**
+ * Parses a duration in whole seconds from `min` up to Node's timer limit (2147483 s, about 24.8
+ * days; a longer timer would fire at once).
+ */
+export function durationSeconds(flag: string, min: number): (value: string) => number {
+  return integerOption(
+    flag,
+    min,
+    MAX_TIMER_SECONDS,
+    `a whole number of seconds from ${min} to ${MAX_TIMER_SECONDS} (Node's timer limit, about 24.8 days)`,
+  );
 }
 
 /** Parses a finite number > 0 (`0.5`, `2`); otherwise `<flag> must be a number > 0`. */

@@ -36,7 +36,7 @@ describe("serveSettings", () => {
 
   test("a bad COORD_SERVER_PORT is a one-line ConfigError", () => {
     expect(() => serveSettings({ logs: true }, { COORD_SERVER_PORT: "http" })).toThrow(
-      "COORD_SERVER_PORT=http: expected a port number 0–65535",
+      'COORD_SERVER_PORT="http": expected a port number from 0 to 65535',
     );
   });
 });

@@ -31,6 +31,10 @@ export interface ServeFlags {
   maxBodyBytes?: number | undefined;
   /** `--tracing` (also `COORD_TRACING_ENABLED=true`): each chat completion traced. */
   tracing?: boolean | undefined;
+  /** `--cors-origin` (repeatable): origins whose web pages may call the server. */
+  corsOrigins?: readonly string[] | undefined;
+  /** False for `--no-model-routing`: without `--config`, requests may not choose a team. */
+  modelRouting?: boolean | undefined;
 }
 
 /** Default bind address and port (spec section 8). */
@@ -56,7 +60,9 @@ export function serveSettings(
   if (flags.port === undefined && envPort !== undefined && envPort !== "") {
     port = Number(envPort);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new ConfigError(`COORD_SERVER_PORT=${envPort}: expected a port number 0–65535`);
+      throw new ConfigError(
+        `COORD_SERVER_PORT=${JSON.stringify(envPort)}: expected a port number from 0 to 65535`,
+      );
     }
   }
   const envDebug = (env.COORD_SERVER_DEBUG ?? "").toLowerCase();
@@ -83,6 +89,11 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     const { superviseWithReload } = await import("./serve-reload.js");
     return superviseWithReload({ settings, io, env });
   }
+  if (flags.modelRouting === false && settings.config === undefined) {
+    throw new ConfigError(
+      "--no-model-routing needs a team to serve: add --config FILE (or set COORD_SERVER_DEFAULT_CONFIG)",
+    );
+  }
   const log = (line: string) => io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const tracing = await openCommandTracing(flags.tracing, env, io, (message) =>
     log(`warning: ${message}`),
@@ -106,12 +117,15 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     apiKey,
     ...(flags.maxBodyBytes !== undefined ? { maxBodyBytes: flags.maxBodyBytes } : {}),
     requestTimeoutMs: flags.requestTimeout !== undefined ? flags.requestTimeout * 1000 : undefined,
+    corsOrigins: flags.corsOrigins,
+    modelRouting: flags.modelRouting !== false,
     signal: shutdown.signal,
     cliArgs: io.argv,
     onLog: log,
     tracing,
   });
   const running = await server.startServer(app, { host: settings.host, port: settings.port });
+  const exposed = apiKey === undefined && !server.isLoopbackHost(settings.host);
   io.stderr.write(
     banner({
       url: running.url,
@@ -121,6 +135,7 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
       apiKey,
       settings,
       io,
+      exposed,
       tracing: tracing?.destination,
     }),
   );
@@ -179,6 +194,8 @@ function banner(context: {
   io: ServeIO;
   /** Where traces go, when tracing. */
   tracing: string | undefined;
+  /** Reachable from other machines without a key: the banner warns. */
+  exposed: boolean;
 }): string {
   const { team, io } = context;
   const local =
@@ -197,7 +214,7 @@ function banner(context: {
     );
   } else {
     lines.push(
-      "  config:    none: each request's model names the team: @examples/NAME, path:FILE or <backend>/<model>",
+      "  config:    none: each request's model names the team: @examples/NAME, path:FILE (under this directory) or <backend>/<model>",
     );
   }
   lines.push(
@@ -205,7 +222,12 @@ function banner(context: {
     `  auth:      ${context.apiKey ? "Authorization: Bearer <COORD_SERVER_API_KEY> on /v1/*" : "none (set COORD_SERVER_API_KEY to require a key)"}`,
     `  run logs:  ${context.logRoot ? `${relative(io.cwd, context.logRoot) || context.logRoot}/ (one per request)` : "off"}${context.settings.debug ? ", debug" : ""}`,
     `  tracing:   ${context.tracing ? `${context.tracing} (trace id in x-coord-trace-id)` : "off (--tracing or COORD_TRACING_ENABLED=true)"}`,
-    "Press Ctrl+C to stop.",
   );
+  if (context.exposed) {
+    lines.push(
+      `coord serve: warning: listening on ${context.settings.host} without COORD_SERVER_API_KEY: anyone who can reach port ${context.port} can run the team on this server's provider keys; set COORD_SERVER_API_KEY, or bind --host 127.0.0.1 (docs/server.md "Security")`,
+    );
+  }
+  lines.push("Press Ctrl+C to stop.");
   return `${lines.join("\n")}\n`;
 }

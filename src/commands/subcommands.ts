@@ -7,7 +7,7 @@
 import { homedir } from "node:os";
 import { type Command, Option } from "commander";
 import { ExitCode } from "../errors.js";
-import { integerAtLeast, positiveInteger } from "./integer-options.js";
+import { durationSeconds, integerAtLeast, portNumber, positiveInteger } from "./integer-options.js";
 
 /** `coord serve [--host] [--port] [--config] [--reload] …` (docs/server.md). */
 export function addServeCommand(program: Command, version: string): void {
@@ -20,7 +20,7 @@ export function addServeCommand(program: Command, version: string): void {
     .option(
       "--port <port>",
       "bind port, 0 for a free one (COORD_SERVER_PORT; default 4000)",
-      integerAtLeast("--port", 0),
+      portNumber("--port"),
     )
     .option(
       "--config <path>",
@@ -35,12 +35,12 @@ export function addServeCommand(program: Command, version: string): void {
     .option(
       "--request-timeout <seconds>",
       "answer 504 when a run takes longer (default: the config's timeouts)",
-      integerAtLeast("--request-timeout", 1),
+      durationSeconds("--request-timeout", 1),
     )
     .option(
       "--shutdown-timeout <seconds>",
       "on SIGTERM/SIGINT, let requests in flight finish this long (default 30)",
-      integerAtLeast("--shutdown-timeout", 0),
+      durationSeconds("--shutdown-timeout", 0),
     )
     .option(
       "--max-body-bytes <bytes>",
@@ -51,10 +51,21 @@ export function addServeCommand(program: Command, version: string): void {
       "--tracing",
       "OpenTelemetry traces of each request and its run (COORD_TRACING_ENABLED; docs/tracing.md)",
     )
+    .option(
+      "--cors-origin <origin>",
+      "let web pages from this origin call the server (repeatable; * for any); other Origins get 403",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      "--no-model-routing",
+      "without --config, refuse requests whose model names a team (path:FILE, @examples/NAME, <backend>/<model>)",
+    )
     .addHelpText(
       "after",
       `
-With COORD_SERVER_API_KEY set, /v1/* requires Authorization: Bearer <key>.
+With COORD_SERVER_API_KEY set, /v1/* requires Authorization: Bearer <key>. Binding a
+non-loopback address (the default 0.0.0.0) without it prints a warning: anyone who can reach
+the port can spend the provider keys (docs/server.md "Security").
 Example:
   coord serve --config @examples/scripted_team --port 4000
   curl http://127.0.0.1:4000/v1/chat/completions -H 'content-type: application/json' \\
@@ -74,6 +85,8 @@ Example:
           shutdownTimeout: options.shutdownTimeout as number | undefined,
           maxBodyBytes: options.maxBodyBytes as number | undefined,
           tracing: options.tracing === true,
+          corsOrigins: options.corsOrigin as string[] | undefined,
+          modelRouting: options.modelRouting !== false,
         },
         {
           stderr: process.stderr,

@@ -2,6 +2,7 @@
  * Turns a zod issue into "expected …, received …" text for config messages (STYLE.md rule 7).
  */
 import type { z } from "zod";
+import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "../clock.js";
 import type { KeyPath } from "./key-path.js";
 
 /**
@@ -17,6 +18,9 @@ export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
     received === undefined ? "but the key is missing" : `received ${describeValue(received)}`;
   switch (issue.code) {
     case "invalid_type":
+      if (typeof received === "number" && !Number.isFinite(received)) {
+        return `expected a finite number, received ${Number.isNaN(received) ? "NaN (.nan)" : `${received} (a number too large to represent, such as 1e309)`}`;
+      }
       return received === undefined
         ? `expected ${typeName(issue.expected)}, but the key is missing`
         : `expected ${typeName(issue.expected)}, received ${describeType(received)}`;
@@ -26,8 +30,14 @@ export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
         .join(" | ")}, ${receivedText}`;
     case "too_small":
       return `expected ${bound(issue.origin, issue.inclusive ? ">=" : ">", issue.minimum)}, ${receivedText}`;
-    case "too_big":
-      return `expected ${bound(issue.origin, issue.inclusive ? "<=" : "<", issue.maximum)}, ${receivedText}`;
+    case "too_big": {
+      const timer =
+        issue.origin === "number" &&
+        (Number(issue.maximum) === MAX_TIMER_SECONDS || Number(issue.maximum) === MAX_TIMER_MS)
+          ? " (Node's timer limit, about 24.8 days)"
+          : "";
+      return `expected ${bound(issue.origin, issue.inclusive ? "<=" : "<", issue.maximum)}${timer}, ${receivedText}`;
+    }
     case "invalid_union": {
       const expected = [
         ...new Set(

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { parseEnv } from "node:util";
 import writeFileAtomic from "write-file-atomic";
 import { ConfigError } from "../errors.js";
+import { registerEnvSecrets } from "../redact.js";
 
 /** The `.env` file coord reads (and the setup wizard writes): `~/.config/coord/.env`. */
 export function envFilePath(home: string): string {
@@ -21,6 +22,9 @@ export function envFilePath(home: string): string {
  *
  * @param options.home The home directory (tests pass a temp dir).
  * @param options.env The real environment, usually `process.env`.
+ * The values of secret-named variables (`*_API_KEY`, `*_TOKEN`, …) are registered with the
+ * process's redactor (`src/redact.ts`), so no output path can print them.
+ *
  * @returns The merged variables (unset ones left out). A missing file is not an error.
  * @throws ConfigError when the file exists but cannot be read.
  */
@@ -45,6 +49,7 @@ export async function loadEnvFiles(options: {
       if (value !== undefined) merged[name] = value;
     }
   }
+  registerEnvSecrets(merged);
   return merged;
 }
 

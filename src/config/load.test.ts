@@ -97,7 +97,7 @@ describe("MassGen compatibility", () => {
       { path: "./src", permission: "write", protected_paths: ["a"] },
     ]);
     expect(config.orchestrator.snapshot_storage).toBe("snapshots");
-    expect(config.timeout_settings).toEqual({
+    expect(config.timeout_settings).toMatchObject({
       orchestrator_timeout_seconds: 60,
       request_timeout_seconds: 300,
     });

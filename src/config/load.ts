@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineCounter, parseDocument, type Document } from "yaml";
 import { ConfigError } from "../errors.js";
+import { registerConfigSecrets } from "../redact.js";
 import { checkConfig, type ConfigProblem } from "./check-config.js";
 import { describeIssue, issueKeyPath } from "./describe-issue.js";
 import { expandEnv, isMcpServersPath, isPlainObject, type EnvRecord } from "./expand-env.js";
@@ -146,6 +147,8 @@ export function parseConfigText(
     [],
     isMcpServersPath,
   ) as Record<string, unknown>;
+  // Keys written in the file or expanded from ${VAR}: no output path may print them.
+  registerConfigSecrets(expanded);
   if (expanded.agent !== undefined && expanded.agents !== undefined) {
     fail(["agent"], "use either `agent:` (one agent) or `agents:` (a list), not both");
   }
@@ -222,11 +225,30 @@ function problemsError(
 }
 
 function toPlainData(doc: Document, file: string): unknown {
+  let data: unknown;
   try {
-    return doc.toJS();
+    data = doc.toJS();
   } catch (error) {
     throw new ConfigError(`${file}: invalid YAML: ${(error as Error).message}`, { file });
   }
+  if (isCyclic(data, new Set())) {
+    throw new ConfigError(
+      `${file}: invalid YAML: an alias (*name) refers to a node that contains it, so the config never ends; copy the values instead`,
+      { file },
+    );
+  }
+  return data;
+}
+
+/** True when an object contains itself (a YAML alias inside its own anchor: `a: &x [*x]`). */
+function isCyclic(value: unknown, ancestors: Set<object>): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (ancestors.has(value)) return true;
+  ancestors.add(value);
+  const children = value instanceof Map ? [...value.values()] : Object.values(value);
+  const cyclic = children.some((child) => isCyclic(child, ancestors));
+  ancestors.delete(value);
+  return cyclic;
 }
 
 /** Paths of every `agents[i].backend.custom_tools` key (warned once at load). */

@@ -9,11 +9,22 @@
 import { z } from "zod";
 import { SharingConfig } from "./sharing.js";
 
+import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "../clock.js";
 import { BACKEND_TYPES } from "./backend-types.js";
 import { backendToolKeys, orchestratorToolKeys } from "./tool-schema.js";
 
 export { BACKEND_TYPES, type BackendType } from "./backend-types.js";
 export { ContextPath, McpServerConfig } from "./tool-schema.js";
+
+/** True for an absolute `http://` or `https://` URL (a `base_url` may name nothing else). */
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
 
 /** One scripted tool call: `{name, input}`. */
 const ScriptedToolCall = z.object({
@@ -51,7 +62,12 @@ export const ScriptedStep = z.object({
     })
     .optional()
     .describe("Fail this call with a provider error instead of answering."),
-  delay_ms: z.number().nonnegative().optional().describe("Wait this long (ms) before answering."),
+  delay_ms: z
+    .number()
+    .nonnegative()
+    .max(MAX_TIMER_MS)
+    .optional()
+    .describe("Wait this long (ms) before answering."),
   usage: z
     .object({
       input_tokens: z.number().int().nonnegative().optional().describe("Prompt tokens."),
@@ -85,6 +101,10 @@ export const BackendConfig = z
       ),
     base_url: z
       .string()
+      .refine(isHttpUrl, {
+        error: (issue) =>
+          `expected an http:// or https:// URL, received ${JSON.stringify(issue.input)}`,
+      })
       .optional()
       .describe(
         "API base URL (default: the provider's; `azure_openai`: the resource endpoint, else `AZURE_OPENAI_ENDPOINT`).",
@@ -308,13 +328,31 @@ export const OrchestratorConfig = z.object({
 });
 export type OrchestratorConfig = z.infer<typeof OrchestratorConfig>;
 
+/** A duration in seconds: positive and within Node's timer limit (2147483 s, about 24.8 days). */
+const seconds = () => z.number().positive().max(MAX_TIMER_SECONDS);
+
 export const TimeoutSettings = z.object({
-  orchestrator_timeout_seconds: z
-    .number()
-    .positive()
+  orchestrator_timeout_seconds: seconds()
     .default(1800)
     .describe("Whole coordination (s); on expiry the best answer so far is presented."),
-  request_timeout_seconds: z.number().positive().default(300).describe("One model request (s)."),
+  request_timeout_seconds: seconds()
+    .default(300)
+    .describe("One model request, retries not included (s)."),
+  first_byte_timeout_seconds: seconds()
+    .default(120)
+    .describe(
+      "Hosted providers: longest wait for the response to a request to begin (s); then it is retried like a timeout.",
+    ),
+  stream_idle_timeout_seconds: seconds()
+    .default(120)
+    .describe(
+      "Hosted providers: longest silence in a response stream (s); then it is retried like a timeout. Raise it for reasoning models that think silently for long.",
+    ),
+  straggler_timeout_seconds: seconds()
+    .default(60)
+    .describe(
+      "Once every other agent is done and a winner could be chosen, an agent still working is cut after this long (s) and the run goes on without it (event `straggler-cut`).",
+    ),
 });
 export type TimeoutSettings = z.infer<typeof TimeoutSettings>;
 

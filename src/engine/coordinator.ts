@@ -6,6 +6,11 @@
  * The loop is event-driven: every round end calls {@link Coordinator.schedule}, which starts the
  * rounds now due and detects the end. All state changes happen synchronously between awaits, so
  * concurrent agents never see a half-applied call.
+ *
+ * The straggler rule (issue 17 item 4; `timeout_settings.straggler_timeout_seconds`): when one
+ * agent is still working while every other live agent is done (idle, nothing due) and a winner
+ * could be chosen, it is given `stragglerTimeoutMs` more on the injected clock; then its round is
+ * aborted, it leaves the team (event `straggler-cut`) and coordination goes on without it.
  */
 import { BackendError } from "../backends/index.js";
 import type { LocalTool } from "../tools/index.js";
@@ -25,11 +30,19 @@ export interface CoordinatorOptions {
   localTools: readonly LocalTool[];
   /** Aborts every round in flight (timeout or interrupt). */
   signal: AbortSignal;
+  /** The straggler timeout (ms); undefined: no straggler rule. */
+  stragglerTimeoutMs?: number | undefined;
 }
 
 /** Runs the rounds of one coordination until done, failed, or stopped from outside. */
 export class Coordinator {
   private readonly active = new Set<Promise<void>>();
+  /** Each working agent's round, to abort it alone (the straggler rule). */
+  private readonly roundControllers = new Map<AgentState, AbortController>();
+  /** Agents cut by the straggler rule whose round has not ended yet. */
+  private readonly cut = new Set<AgentState>();
+  /** The straggler being timed: the agent, its round, and what cancels the timer. */
+  private stragglerWatch: { agent: AgentState; round: number; cancel: AbortController } | undefined;
   private end: CoordinationEnd | undefined;
   private resolveEnd: ((end: CoordinationEnd) => void) | undefined;
 
@@ -55,6 +68,7 @@ export class Coordinator {
 
   private finish(reason: CoordinationEnd): void {
     if (this.end !== undefined) return;
+    this.stopWatching();
     this.end = reason;
     this.resolveEnd?.(reason);
   }
@@ -68,7 +82,8 @@ export class Coordinator {
     for (const agent of live) {
       if (agent.status === "idle" && mode.isDue(agent, context)) this.startRound(agent);
     }
-    if (live.some((agent) => agent.status === "working")) return;
+    const working = live.filter((agent) => agent.status === "working");
+    if (working.length > 0) return this.watchStraggler(live, working);
     // Nothing is running and nothing is due: by construction that means done (or stuck: failed).
     this.finish(mode.isDone(live, context) ? "completed" : "failed");
   }
@@ -91,6 +106,12 @@ export class Coordinator {
       });
     }
     for (const answer of snapshot.answers) agent.seenLabels.add(answer.label);
+    // The round's own signal: the coordination's, or this agent alone being cut.
+    const controller = new AbortController();
+    const forward = () => controller.abort(this.options.signal.reason);
+    if (this.options.signal.aborted) forward();
+    else this.options.signal.addEventListener("abort", forward, { once: true });
+    this.roundControllers.set(agent, controller);
     const round = runAgentRound({
       agentId: agent.agent.id,
       backend: agent.agent.backend,
@@ -107,10 +128,14 @@ export class Coordinator {
       workspace: agent.agent.workspace,
       emitter,
       clock: context.clock,
-      signal: this.options.signal,
+      signal: controller.signal,
       temperature: agent.agent.temperature,
       maxOutputTokens: agent.agent.maxOutputTokens,
-    }).then((result) => this.roundEnded(agent, result));
+    }).then((result) => {
+      this.options.signal.removeEventListener("abort", forward);
+      this.roundControllers.delete(agent);
+      this.roundEnded(agent, result);
+    });
     this.active.add(round);
     void round.finally(() => this.active.delete(round));
   }
@@ -131,7 +156,58 @@ export class Coordinator {
       case "aborted":
         break;
     }
+    if (this.cut.delete(agent)) agent.status = "removed";
     this.schedule();
+  }
+
+  /**
+   * Times the straggler, if there is one now: exactly one agent working, every other live agent
+   * done (nothing is due: `schedule` just started whatever was), and a winner could be chosen.
+   * Otherwise stops timing.
+   */
+  private watchStraggler(live: readonly AgentState[], working: readonly AgentState[]): void {
+    const { stragglerTimeoutMs } = this.options;
+    const [agent] = working;
+    const { mode, context } = this.options;
+    if (
+      stragglerTimeoutMs === undefined ||
+      agent === undefined ||
+      working.length !== 1 ||
+      live.length < 2 ||
+      mode.chooseWinner("completed", context) === undefined
+    ) {
+      return this.stopWatching();
+    }
+    const watch = this.stragglerWatch;
+    if (watch?.agent === agent && watch.round === agent.rounds) return; // already timed
+    this.stopWatching();
+    const cancel = new AbortController();
+    const round = agent.rounds;
+    this.stragglerWatch = { agent, round, cancel };
+    context.clock.sleep(stragglerTimeoutMs, cancel.signal).then(
+      () => this.cutStraggler(agent, round, stragglerTimeoutMs),
+      () => undefined,
+    );
+  }
+
+  private stopWatching(): void {
+    this.stragglerWatch?.cancel.abort();
+    this.stragglerWatch = undefined;
+  }
+
+  private cutStraggler(agent: AgentState, round: number, waitedMs: number): void {
+    this.stragglerWatch = undefined;
+    if (this.end !== undefined || agent.status !== "working" || agent.rounds !== round) return;
+    const seconds = Math.round(waitedMs / 100) / 10;
+    this.options.context.emitter.emit({
+      type: "straggler-cut",
+      agentId: agent.agent.id,
+      round,
+      waitedMs,
+      message: `still working ${seconds} s after every other agent was done; the run goes on without it (timeout_settings.straggler_timeout_seconds)`,
+    });
+    this.cut.add(agent);
+    this.roundControllers.get(agent)?.abort(new DOMException("cut as a straggler", "AbortError"));
   }
 
   private roundFailed(agent: AgentState, result: AgentRoundResult): void {

@@ -41,6 +41,11 @@ export interface RunCoordinationOptions {
   settings: ModeSettings;
   /** Whole coordination (ms); on expiry the best answer so far is presented. */
   orchestratorTimeoutMs: number;
+  /**
+   * The straggler rule (ms): once every other agent is done and a winner could be chosen, an
+   * agent still working is cut after this long (event `straggler-cut`). Undefined: no rule.
+   */
+  stragglerTimeoutMs?: number | undefined;
   clock: Clock;
   /**
    * Stops the run from outside. The run ends with the reason the abort carries (see
@@ -132,6 +137,7 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     history,
     localTools: options.localTools ?? [],
     signal: rounds.signal,
+    stragglerTimeoutMs: options.stragglerTimeoutMs,
   });
   const stopWith = (reason: CoordinationEnd) => {
     coordinator.stop(reason);

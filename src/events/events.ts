@@ -18,7 +18,7 @@ import { z } from "zod";
  * - 1: the first release.
  * - 2: `agent-round-start` renamed `round-start`; streamed blocks as start/delta/end with a
  *   `blockId` (text, reasoning, final); new `final-end`, `retry` and `warning`; `run-end.reason`
- *   gains `shutdown`.
+ *   gains `shutdown`. Additive since: `straggler-cut`.
  */
 export const EVENT_SCHEMA_VERSION = 2;
 
@@ -210,6 +210,18 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     retryable: z.boolean(),
     /** True when the agent is removed from the team. */
     fatal: z.boolean(),
+  }),
+  /**
+   * The straggler rule (`timeout_settings.straggler_timeout_seconds`): every other agent was done
+   * and a winner could be chosen, but this agent was still working; its round is aborted and it
+   * leaves the team (the run goes on without it).
+   */
+  ev("straggler-cut", {
+    round: z.number().int().positive(),
+    /** How long it had kept the others waiting when cut: the straggler timeout. */
+    waitedMs: z.number().nonnegative(),
+    /** One line saying what happened and which setting decides it. */
+    message: z.string(),
   }),
   ev("usage", {
     round: z.number().int().positive(),

@@ -5,6 +5,10 @@
  * subscriber is the log writer. Displays, the server's response, web sockets, viewers and
  * tracing subscribe to the same handle. The one composition shared by `coord "<question>"`,
  * the chat, `coord serve` and `logs analyze --mode self`.
+ *
+ * Every event passes through the process's one redactor (`src/redact.ts`) before it is
+ * published, so no subscriber (log, display, HTTP response, trace, export) ever sees a key: the
+ * environment's and the config's key values are registered with it here.
  */
 import { basename, join, resolve } from "node:path";
 import type { Backend } from "../backends/index.js";
@@ -22,6 +26,7 @@ import {
 import type { LogWriter } from "../store/index.js";
 import type { TeamTools } from "../tools/index.js";
 import { openTeamTools, presenterWrites } from "./run-tools.js";
+import { redactStrings, registerConfigSecrets, registerEnvSecrets } from "../redact.js";
 
 /** Where and how to write the run log; omit for no log (`--no-logs`). */
 export interface RunLogOptions {
@@ -120,6 +125,8 @@ export function defaultLogRoot(
  */
 export async function startRun(options: StartRunOptions): Promise<RunHandle> {
   const clock = options.clock ?? systemClock;
+  registerEnvSecrets(options.env);
+  registerConfigSecrets(options.config);
   const tools = await openTeamTools({
     ...options,
     clock,
@@ -184,6 +191,7 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
     settings: config.orchestrator,
     personas: personaOptions(options, backends[options.agentIndexes.length]),
     orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
+    stragglerTimeoutMs: config.timeout_settings.straggler_timeout_seconds * 1000,
     clock,
     signal: stopper.signal,
     ...(tools ? { notices: tools.notices } : {}),
@@ -192,7 +200,7 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
 
   const done = (async (): Promise<TeamRunResult> => {
     try {
-      for await (const event of events) live.publish(event);
+      for await (const event of events) live.publish(redactStrings(event));
       live.end();
     } catch (error) {
       live.end(error);
@@ -271,7 +279,12 @@ async function createBackends(
   const { withRetry } = await import("../backends/retry.js");
   const { withPricing } = await import("../backends/with-pricing.js");
   const { config } = options;
-  const requestTimeoutMs = config.timeout_settings.request_timeout_seconds * 1000;
+  const timeouts = config.timeout_settings;
+  const retryTimeouts = {
+    requestTimeoutMs: timeouts.request_timeout_seconds * 1000,
+    firstByteTimeoutMs: timeouts.first_byte_timeout_seconds * 1000,
+    streamIdleTimeoutMs: timeouts.stream_idle_timeout_seconds * 1000,
+  };
   const backends: Backend[] = [];
   try {
     // One after another: a missing key or model file fails here, before any agent starts.
@@ -288,7 +301,7 @@ async function createBackends(
       backends.push(
         backend.type === "scripted"
           ? backend
-          : withPricing(withRetry(backend, { clock, requestTimeoutMs })),
+          : withPricing(withRetry(backend, { clock, ...retryTimeouts })),
       );
     }
     const generator = config.orchestrator.coordination.persona_generator;
@@ -302,7 +315,7 @@ async function createBackends(
       backends.push(
         backend.type === "scripted"
           ? backend
-          : withPricing(withRetry(backend, { clock, requestTimeoutMs })),
+          : withPricing(withRetry(backend, { clock, ...retryTimeouts })),
       );
     }
   } catch (error) {

@@ -8,6 +8,7 @@
 export type ApiErrorType =
   | "invalid_request_error"
   | "authentication_error"
+  | "permission_error"
   | "not_found_error"
   | "server_error"
   | "timeout_error"
@@ -28,7 +29,7 @@ export class ApiError extends Error {
   readonly code: string | null;
 
   /**
-   * @param status HTTP status (400, 401, 404, 405, 413, 500, 501, 503, 504).
+   * @param status HTTP status (400, 401, 403, 404, 405, 413, 415, 500, 501, 503, 504).
    * @param message one line saying what is wrong and what fixes it.
    */
   constructor(
@@ -55,6 +56,7 @@ export class ApiError extends Error {
 /** The error type a status implies when none is given. */
 function defaultType(status: number): ApiErrorType {
   if (status === 401) return "authentication_error";
+  if (status === 403) return "permission_error";
   if (status === 404) return "not_found_error";
   if (status === 503) return "service_unavailable_error";
   if (status === 504) return "timeout_error";

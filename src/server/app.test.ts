@@ -307,11 +307,15 @@ describe("without a server config, the request's model names the team", () => {
       "one.yaml",
       "agents:\n  - id: one\n    backend: { type: scripted, steps: [{ answer: 'From a file.' }] }\n",
     );
-    const file = await post(noConfig(), { ...ask(), model: `path:${path}` });
+    // path: names files under the server's working directory only.
+    const inDir = app({ team: undefined, cwd: dir });
+    const file = await post(inDir, { ...ask(), model: "path:one.yaml" });
     expect(await file.json()).toMatchObject({
-      model: `path:${path}`,
+      model: "path:one.yaml",
       choices: [{ message: { content: "From a file." } }],
     });
+    const absolute = await post(inDir, { ...ask(), model: `path:${path}` });
+    expect(absolute.status).toBe(200);
   });
 
   test("<backend>/<model> is a one-agent team (here a scripted agent with no steps: 500)", async () => {

@@ -14,12 +14,20 @@
  * With `tracing`, each chat completion is a SERVER span (a child of the caller's `traceparent`,
  * if any) with the run's spans under it, and its response carries `x-coord-trace-id` and
  * `traceresponse` (docs/tracing.md).
+ *
+ * Browser protections (docs/server.md "Security"): chat bodies must be `application/json` (415
+ * otherwise, so no web page can post a "simple" cross-site request); a request carrying an
+ * `Origin` that is not in `corsOrigins` is a 403, and CORS headers are sent only for allowed
+ * origins. Every response body passes through the process's one redactor (`src/redact.ts`).
  */
 import { timingSafeEqual, createHash } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId, type RequestIdVariables } from "hono/request-id";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { cors } from "hono/cors";
+import { basename } from "node:path";
+import { redact } from "../redact.js";
 import type { RunState } from "../session/index.js";
 import type { RequestTrace, Tracing } from "../tracing/index.js";
 import { ApiError } from "./api-error.js";
@@ -50,6 +58,16 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Stop a run after this long (ms) and answer 504; default none (the config's timeouts apply). */
   requestTimeoutMs?: number | undefined;
+  /**
+   * Origins whose web pages may call the server (`--cors-origin`, `*` for any): they get CORS
+   * headers; a request with any other `Origin` header is a 403. Default none.
+   */
+  corsOrigins?: readonly string[] | undefined;
+  /**
+   * Without a server team, let each request's `model` choose one (`@examples/NAME`, `path:FILE`,
+   * `<backend>/<model>`). Default true; `--no-model-routing` sets false.
+   */
+  modelRouting?: boolean | undefined;
   /** Aborting it stops every run in flight (they answer 503): shutdown past its grace period. */
   signal?: AbortSignal;
   /** Epoch ms; default `Date.now`. */
@@ -81,20 +99,51 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   const app = new Hono<Env>();
   let inFlight = 0;
 
+  const onLog = options.onLog && ((line: string) => options.onLog!(redact(line)));
+  const corsOrigins = options.corsOrigins ?? [];
+  const anyOrigin = corsOrigins.includes("*");
+  const originAllowed = (origin: string) => anyOrigin || corsOrigins.includes(origin);
+
   app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
   app.use(async (c, next) => {
     const started = now();
     await next();
+    await redactBody(c);
     if (c.req.path !== "/health") {
-      options.onLog?.(
+      onLog?.(
         `${c.get("requestId")} ${c.req.method} ${c.req.path} ${c.res.status} ${now() - started} ms`,
       );
     }
   });
+  app.use(async (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined && !originAllowed(origin)) {
+      return sendError(
+        c,
+        new ApiError(
+          403,
+          `requests from web pages at ${JSON.stringify(origin)} are not allowed: start coord serve with --cors-origin ${origin} to allow that origin`,
+          { code: "origin_not_allowed" },
+        ),
+      );
+    }
+    await next();
+  });
+  if (corsOrigins.length > 0) {
+    app.use(
+      cors({
+        origin: anyOrigin ? "*" : [...corsOrigins],
+        allowMethods: ["GET", "POST", "OPTIONS"],
+        allowHeaders: ["authorization", "content-type", "x-request-id"],
+        exposeHeaders: ["x-request-id", "x-coord-log-dir"],
+        maxAge: 600,
+      }),
+    );
+  }
   app.onError((error, c) => {
     if (error instanceof ApiError) return sendError(c, error);
     const message = error instanceof Error ? error.message : String(error);
-    options.onLog?.(
+    onLog?.(
       `${c.get("requestId")} internal error: ${error instanceof Error ? (error.stack ?? message) : message}`,
     );
     return sendError(
@@ -123,8 +172,11 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       status: "ok",
       version: options.version,
       default_config: options.team !== undefined,
-      config: options.team?.path ?? null,
+      // The file name only: the server's directory layout is nobody's business.
+      config: options.team?.path === undefined ? null : basename(options.team.path),
       model: options.team?.id ?? null,
+      auth_required: options.apiKey !== undefined && options.apiKey !== "",
+      model_routing: options.team === undefined && options.modelRouting !== false,
       in_flight: inFlight,
     }),
   );
@@ -133,6 +185,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     const created = Math.floor(now() / 1000);
     const model = (id: string) => ({ id, object: "model", created, owned_by: "coord" });
     if (options.team) return c.json({ object: "list", data: [model(options.team.id)] });
+    if (options.modelRouting === false) return c.json({ object: "list", data: [] });
     const { listExamples } = await import("../config/examples.js");
     return c.json({
       object: "list",
@@ -143,6 +196,17 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   app.post(
     "/v1/chat/completions",
     async (c, next) => {
+      const type = c.req.header("content-type");
+      if (!isJsonContentType(type)) {
+        return sendError(
+          c,
+          new ApiError(
+            415,
+            `the request body must be JSON sent with Content-Type: application/json (received ${type === undefined ? "no Content-Type" : JSON.stringify(type)})`,
+            { code: "unsupported_media_type" },
+          ),
+        );
+      }
       const tracing = options.tracing;
       if (!tracing) return next();
       const requestTrace = tracing.startRequest({
@@ -175,8 +239,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     }),
     async (c) => {
       const request = readChatRequest(parseJsonBody(await c.req.text()));
-      const team =
-        options.team ?? (await teamForModel(request.model, { cwd: options.cwd, env: options.env }));
+      const team = options.team ?? (await routedTeam(request.model));
       const id = c.get("requestId");
       const signals = [c.req.raw.signal];
       if (options.signal) signals.push(options.signal);
@@ -193,7 +256,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
           cliArgs: options.cliArgs ?? [],
           signal: AbortSignal.any(signals),
           now,
-          onTrace: (line) => options.onLog?.(`${id} ${line}`),
+          onTrace: (line) => onLog?.(`${id} ${line}`),
           onRunEnd: (state) => options.onRunEnd?.(state, id),
           runTrace: c
             .get("requestTrace")
@@ -206,6 +269,17 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       }
     },
   );
+
+  async function routedTeam(model: string | undefined): Promise<ServedTeam> {
+    if (options.modelRouting === false) {
+      throw new ApiError(
+        400,
+        "model routing is off on this server (--no-model-routing) and it has no team: start it with --config",
+        { param: "model", code: "model_routing_disabled" },
+      );
+    }
+    return teamForModel(model, { cwd: options.cwd, env: options.env });
+  }
 
   for (const [path, allowed] of [
     ["/v1/chat/completions", "POST"],
@@ -230,6 +304,28 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       },
     },
   });
+}
+
+/** `application/json`, with or without parameters (`; charset=utf-8`), any case. */
+function isJsonContentType(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  return type.split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+/**
+ * Passes a response's JSON or text body through the process's one redactor (`src/redact.ts`).
+ * Any Hono app of coord's (the web UI's too) should call it on every response, as this app's
+ * outermost middleware does: `app.use(async (c, next) => { await next(); await redactBody(c); })`.
+ */
+export async function redactBody(c: Context): Promise<void> {
+  const type = c.res.headers.get("content-type") ?? "";
+  if (c.res.body === null || !/json|text/i.test(type)) return;
+  const text = await c.res.text();
+  const headers = new Headers(c.res.headers);
+  headers.delete("content-length");
+  const response = new Response(redact(text), { status: c.res.status, headers });
+  c.res = undefined;
+  c.res = response;
 }
 
 /** Sends an error in the OpenAI shape; a 501 also tells OpenAI's SDKs not to retry. */

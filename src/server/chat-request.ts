@@ -35,7 +35,8 @@ export function parseJsonBody(text: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? `: ${error.message}` : "";
+    // JSON.parse quotes the body around the fault: keep the message to one short line.
+    const reason = error instanceof Error ? `: ${oneLineSnippet(error.message, 200)}` : "";
     throw invalidRequest(
       `the request body is not valid JSON${reason}; send a JSON object with Content-Type: application/json`,
       null,
@@ -137,6 +138,13 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     history,
     systemMessage: system === "" ? undefined : system,
   };
+}
+
+/** `text` with line breaks and control characters as spaces, at most `max` characters. */
+function oneLineSnippet(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ");
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
 function isSystem(role: Role): boolean {

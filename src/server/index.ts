@@ -1,7 +1,13 @@
 // The HTTP server's public API (ARCHITECTURE.md "server/"): the Hono app of `coord serve`, the
 // served team, and the listening server with graceful shutdown.
 export { ApiError, type ApiErrorBody, type ApiErrorType } from "./api-error.js";
-export { createApp, DEFAULT_MAX_BODY_BYTES, type AppActivity, type AppOptions } from "./app.js";
+export {
+  createApp,
+  DEFAULT_MAX_BODY_BYTES,
+  redactBody,
+  type AppActivity,
+  type AppOptions,
+} from "./app.js";
 export { type ChatCompletion, type CompletionUsage, usageOf } from "./chat-completion.js";
 export { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 export { loadServedTeam, PATH_PREFIX, teamForModel, type ServedTeam } from "./served-team.js";
@@ -10,7 +16,13 @@ export {
   type TerminalWebApp,
   type TerminalWebOptions,
 } from "./terminal-web.js";
-export { startServer, type RunningServer, type StartServerOptions } from "./start-server.js";
+export {
+  isLoopbackHost,
+  startServer,
+  type RunningServer,
+  type StartServerOptions,
+} from "./start-server.js";
+export { confinedFile, MAX_ROUTED_CONFIG_BYTES } from "./confined-file.js";
 export { RunStopped } from "../engine/index.js";
 export {
   createWebApp,

@@ -3,13 +3,19 @@
  * has one (the request's `model` is then ignored), else the team the request's `model` names:
  * `@examples/NAME`, `path:FILE` (a config file on the server, relative to its working
  * directory), or `<backend>/<model>` for a single agent (quick setup).
+ *
+ * Routing is confined (docs/server.md "Security"): `@examples/` names only built-in examples,
+ * `path:` and a `local/` model file only regular files under the working directory
+ * (`./confined-file.ts`), `claude_code` (a code agent with file access on the server) only
+ * through `--config`; and errors about a named file never echo its contents.
  */
 import { homedir } from "node:os";
 import { basename, extname } from "node:path";
 import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import { type ModeChoice, type PrepareFlags, prepareRun } from "../runner/index.js";
-import { invalidRequest } from "./api-error.js";
+import { chooseMode, type ModeChoice, type PrepareFlags, prepareRun } from "../runner/index.js";
+import { ApiError, invalidRequest } from "./api-error.js";
+import { confinedFile } from "./confined-file.js";
 
 /** A team ready to run: its config, mode and agents, and the model id it is served as. */
 export interface ServedTeam extends ModeChoice {
@@ -91,7 +97,7 @@ export async function teamForModel(
     if (model.startsWith(PATH_PREFIX)) {
       const file = model.slice(PATH_PREFIX.length);
       if (file === "") throw new ConfigError(`${PATH_PREFIX} needs a file name`);
-      return await loadServedTeam(file, context, model);
+      return await routedConfigFile(file, model, context);
     }
     const slash = model.indexOf("/");
     const backend = slash > 0 ? model.slice(0, slash) : "";
@@ -100,7 +106,20 @@ export async function teamForModel(
       slash < model.length - 1 &&
       (BACKEND_TYPES as readonly string[]).includes(backend)
     ) {
-      return await prepare({ backend, model: model.slice(slash + 1) }, context, model);
+      const name = model.slice(slash + 1);
+      if (backend === "claude_code") {
+        throw invalidRequest(
+          `model ${JSON.stringify(model)}: claude_code runs a code agent with file access on the server, so a request cannot choose it; serve it with coord serve --config FILE`,
+          "model",
+          "model_not_allowed",
+        );
+      }
+      // A local model is a file on the server: confined like path:FILE.
+      const local =
+        backend === "local"
+          ? (await confinedFile(name, { cwd: context.cwd, model, read: false })).path
+          : name;
+      return await prepare({ backend, model: local }, context, model);
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -117,4 +136,32 @@ export async function teamForModel(
     "model",
     "model_not_found",
   );
+}
+
+/**
+ * A `path:FILE` team: the file is read confined ({@link confinedFile}) and validated; a config
+ * error says where the first problem is but not what the file holds.
+ */
+async function routedConfigFile(
+  file: string,
+  model: string,
+  context: TeamContext,
+): Promise<ServedTeam> {
+  const { path, text } = await confinedFile(file, { cwd: context.cwd, model, read: true });
+  const { assertBackendsAvailable, parseConfigText } = await import("../config/index.js");
+  let config: Config;
+  try {
+    config = parseConfigText(text ?? "", { source: file, env: context.env }).config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const { line, column } = error.details;
+    const where = line === undefined ? "" : ` (first problem at line ${line}, column ${column})`;
+    throw new ApiError(
+      400,
+      `model ${JSON.stringify(model)}: the file is not a valid coord config${where}; check it on the server with coord --config ${JSON.stringify(file)}`,
+      { param: "model", code: "model_invalid_config" },
+    );
+  }
+  assertBackendsAvailable(config, { file });
+  return { config, ...chooseMode(config, {}), id: model, path, warnings: [] };
 }

@@ -37,6 +37,16 @@ export interface StartServerOptions {
   onServer?: (server: Server) => void;
 }
 
+/**
+ * True for addresses only this machine can reach: `localhost`, `127.0.0.0/8`, `::1` (also in
+ * brackets or IPv4-mapped). `0.0.0.0`, `::` and every other address are reachable from outside.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "localhost" || bare.endsWith(".localhost") || bare === "::1") return true;
+  return /^(?:::ffff:)?127(?:\.\d{1,3}){3}$/.test(bare);
+}
+
 /** Longest wait for aborted runs to send their 503 after the grace period. */
 const DRAIN_AFTER_ABORT_MS = 5000;
 
@@ -49,6 +59,11 @@ export async function startServer(
   app: { fetch: (request: Request) => Response | Promise<Response> },
   options: StartServerOptions,
 ): Promise<RunningServer> {
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
+    throw new ConfigError(
+      `cannot listen on port ${options.port}: expected a port number from 0 to 65535 (--port or COORD_SERVER_PORT)`,
+    );
+  }
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>
       resolve(started),

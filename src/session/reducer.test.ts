@@ -542,3 +542,39 @@ describe("toMetricsJson", () => {
     expect(metrics.totals.cost_usd).toBeNull();
   });
 });
+
+describe("straggler-cut", () => {
+  it("removes the agent and keeps it removed when its aborted round ends; the trace says why", async () => {
+    const events = script([
+      {
+        type: "run-start",
+        question: "q",
+        mode: "voting",
+        historyTurns: 0,
+        agents: [
+          { id: "alpha", anonId: "agent1", backend: "openai", model: "gpt-x" },
+          { id: "slow", anonId: "agent2", backend: "openai", model: "gpt-y" },
+        ],
+      },
+      roundStart("alpha", 1),
+      roundStart("slow", 1),
+      {
+        type: "straggler-cut",
+        agentId: "slow",
+        round: 1,
+        waitedMs: 60_000,
+        message: "still working 60 s after every other agent was done",
+      },
+      { type: "round-end", agentId: "slow", round: 1, outcome: "aborted", durationMs: 60_000 },
+    ]);
+    const state = replay(events);
+    const slow = state.agents.find((agent) => agent.id === "slow")!;
+    expect(slow.status).toBe("removed");
+    expect(slow.lastError).toMatchObject({ fatal: true, round: 1 });
+    expect(slow.lastError?.message).toContain("60 s after every other agent");
+    const { traceText } = await import("../ui/plain/index.js");
+    expect(traceText(events).split("\n")).toContain(
+      "[orchestrator] slow cut: still working 60 s after every other agent was done",
+    );
+  });
+});

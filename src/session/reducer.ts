@@ -199,6 +199,22 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
           },
         })),
       };
+    case "straggler-cut":
+      return {
+        ...state,
+        agents: updateAgent(state, id, (agent) => ({
+          ...agent,
+          status: "removed",
+          activeTool: null,
+          lastError: {
+            message: event.message,
+            retryable: false,
+            fatal: true,
+            round: event.round,
+            time: at,
+          },
+        })),
+      };
     case "usage": {
       const add = (counters: Counters) => addUsage(counters, event);
       return {

@@ -19,6 +19,7 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { StoredFileError } from "../errors.js";
+import { redact } from "../redact.js";
 import writeFileAtomic from "write-file-atomic";
 import { withFileLock } from "./file-lock.js";
 import {
@@ -269,7 +270,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       await mkdir(turnsDir(id), { recursive: true });
       await writeFileAtomic(
         join(turnsDir(id), `turn_${turn.turn}.json`),
-        `${JSON.stringify(turn, null, 2)}\n`,
+        redact(`${JSON.stringify(turn, null, 2)}\n`),
       );
       await mutate((sessions) => {
         const record = sessions.find((session) => session.id === id);

@@ -13,6 +13,9 @@
  *   coord version, and the run's trace id (`trace_id`) when it is traced (docs/tracing.md);
  * - `<logDir>/coord_debug.log` with `debug: true`.
  *
+ * Every byte written passes through the process's one redactor (`src/redact.ts`): known key values
+ * and key-shaped strings never reach a log file.
+ *
  * `--no-logs` means the caller does not create a writer.
  */
 import { closeSync, openSync, writeSync, appendFileSync } from "node:fs";
@@ -24,7 +27,7 @@ import { serializeEvent, type CoordEvent } from "../events/index.js";
 import { initialRunState, type RunState, toMetricsJson, toStatusJson } from "../session/index.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { createAttemptDir, createRunDir } from "./log-dir.js";
-import { redactCliArgs, redactSecrets } from "./redact-secrets.js";
+import { redact, redactCliArgs, redactSecrets } from "./redact-secrets.js";
 
 export { REDACTED, redactCliArgs, redactSecrets } from "./redact-secrets.js";
 
@@ -120,7 +123,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
 
   await writeFileAtomic(
     path(LOG_FILES.metadata),
-    stringify({
+    redactedYaml({
       coord_version: options.coordVersion,
       created_at: options.now.toISOString(),
       log_dir: logDir,
@@ -156,7 +159,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
   const appendDebug = (message: string): void => {
     if (!options.debug || debugFailed) return;
     try {
-      appendFileSync(debugPath, `${new Date(clock.now()).toISOString()} ${message}\n`);
+      appendFileSync(debugPath, redact(`${new Date(clock.now()).toISOString()} ${message}\n`));
     } catch (error) {
       debugFailed = true;
       fail(error);
@@ -216,7 +219,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       if (closed) throw new InternalError(`log writer for ${dir}: write() after close()`);
       if (!eventsFailed) {
         try {
-          writeAll(eventsFd, serializeEvent(event));
+          writeAll(eventsFd, redact(serializeEvent(event)));
         } catch (error) {
           eventsFailed = true;
           fail(error);
@@ -241,13 +244,13 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
           await writeStatus();
           await writeFileAtomic(
             path(LOG_FILES.metrics),
-            JSON.stringify(toMetricsJson(state), null, 2) + "\n",
+            redact(JSON.stringify(toMetricsJson(state), null, 2) + "\n"),
           );
           if (state.finalAnswer !== null && state.finalAnswer !== "") {
             const text = state.finalAnswer.endsWith("\n")
               ? state.finalAnswer
               : state.finalAnswer + "\n";
-            await writeFileAtomic(path(LOG_FILES.finalAnswer), text);
+            await writeFileAtomic(path(LOG_FILES.finalAnswer), redact(text));
           }
         } catch (error) {
           fail(error);
@@ -263,7 +266,11 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
 }
 
 function statusText(state: RunState): string {
-  return JSON.stringify(toStatusJson(state), null, 2) + "\n";
+  return redact(JSON.stringify(toStatusJson(state), null, 2) + "\n");
+}
+
+function redactedYaml(value: unknown): string {
+  return redact(stringify(value));
 }
 
 /** Writes the whole string with as many write(2) calls as it takes. */

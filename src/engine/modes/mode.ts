@@ -86,7 +86,10 @@ export interface CoordinationModeSpec {
   ): SubmitResult;
   /** Nothing is running and nothing is due: true when coordination completed (else it failed). */
   isDone(live: readonly AgentState[], context: ModeContext): boolean;
-  /** Who presents; undefined when there is no answer to present. */
+  /**
+   * Who presents; undefined when there is no answer to present. Must not change state: the
+   * coordinator also asks it whether a winner could be chosen yet (the straggler rule).
+   */
   chooseWinner(end: "completed" | "timeout", context: ModeContext): WinnerChoice | undefined;
   /** True when the winning answer is final as is (no presentation model call). */
   skipPresentation(choice: WinnerChoice, context: ModeContext): boolean;

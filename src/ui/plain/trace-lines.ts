@@ -124,6 +124,8 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         return [
           `[orchestrator] ${event.agentId} error${event.status !== undefined ? ` ${event.status}` : ""}: ${oneLine(event.message)}${event.fatal ? " (removed from the team)" : ""}`,
         ];
+      case "straggler-cut":
+        return [`[orchestrator] ${event.agentId} cut: ${oneLine(event.message)}`];
       case "retry":
         return [retryLine(event)];
       case "warning": {
