@@ -79,16 +79,17 @@ describe("the templates load as configs", () => {
     const text = codeTemplate(team.slice(0, 2), "write");
     expect(text).toContain("cwd: workspace1 # this agent's private workspace");
     const { config, unknown } = load(text);
-    expect(config.orchestrator.context_paths).toEqual([{ path: ".", permission: "write" }]);
+    expect(config.orchestrator.context_paths).toEqual([
+      { path: ".", permission: "write", protected_paths: [] },
+    ]);
     expect(config.agents.map((agent) => (agent.backend as Record<string, unknown>).cwd)).toEqual([
       "workspace1",
       "workspace2",
     ]);
-    // `backend` is a loose block (provider options pass through), so `cwd` draws no warning;
-    // it takes effect with the file tools and workspaces (issue 10).
+    // `cwd` is the agent's workspace (docs/tools.md): a known key, so no warning.
     expect(unknown).toEqual([]);
     expect(load(codeTemplate(team, "read")).config.orchestrator.context_paths).toEqual([
-      { path: ".", permission: "read" },
+      { path: ".", permission: "read", protected_paths: [] },
     ]);
   });
 
@@ -109,7 +110,9 @@ describe("the templates load as configs", () => {
     const text = planningTemplate(team.slice(0, 2), "read");
     expect(text).toContain('#   coord --plan "Add a /health endpoint to the server"');
     const { config } = load(text);
-    expect(config.orchestrator.context_paths).toEqual([{ path: ".", permission: "read" }]);
+    expect(config.orchestrator.context_paths).toEqual([
+      { path: ".", permission: "read", protected_paths: [] },
+    ]);
   });
 
   it("Decomposition: coordination_mode decomposition with the first agent presenting", () => {

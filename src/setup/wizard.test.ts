@@ -260,7 +260,9 @@ describe("the setup wizard", () => {
       "gemini-2.5-pro",
       "gemini-2.5-flash",
     ]);
-    expect(config.orchestrator.context_paths).toEqual([{ path: ".", permission: "write" }]);
+    expect(config.orchestrator.context_paths).toEqual([
+      { path: ".", permission: "write", protected_paths: [] },
+    ]);
   });
 
   it("saving the default where the project has its own config says plain coord here keeps that one", async () => {
