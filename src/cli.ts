@@ -20,6 +20,7 @@ import {
 } from "./commands/share-subcommands.js";
 import { addEvalCommand, addLogsCommand, addServeCommand } from "./commands/subcommands.js";
 import { parseCwdContext } from "./runner/cwd-context.js";
+import { inkCanDraw } from "./commands/ink-can-draw.js";
 
 function readVersion(): string {
   for (const relative of ["../package.json", "../../package.json"]) {
@@ -280,7 +281,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           source: process,
           onStopping: (signal) => {
             // The live terminal view (stdout a TTY) shows the stop itself; a line would tear it.
-            if (!(process.stdout.isTTY && options.display !== false && !options.automation))
+            if (!(inkCanDraw(process.stdout) && options.display !== false && !options.automation))
               process.stderr.write(`\n${stoppingMessage(signal)}\n`);
           },
           quit: () => process.exit(ExitCode.interrupted),

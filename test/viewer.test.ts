@@ -21,11 +21,15 @@ afterEach(() => {
   panes = [];
 });
 
-/** Runs `coord viewer …args` in a tmux pane; the shell prints `EXIT=<code>` after it. */
+/**
+ * Runs `coord viewer …args` in a tmux pane; the shell prints `EXIT=<code>` after it. The pane is a
+ * user's terminal: the test runner's `CI` variable is removed (with it Ink draws only at exit; the
+ * viewer then replays as text, asserted below), unless `env` sets it again.
+ */
 function viewer(sandbox: { cwd: string; home: string }, args: string[], env = ""): TmuxPane {
   const quoted = args.map((arg) => `'${arg}'`).join(" ");
   const pane = new TmuxPane(
-    `cd '${sandbox.cwd}' && HOME='${sandbox.home}' ${env} '${process.execPath}' '${CLI}' viewer ${quoted}; echo EXIT=$?; sleep 60`,
+    `cd '${sandbox.cwd}' && env -u CI -u CONTINUOUS_INTEGRATION HOME='${sandbox.home}' ${env} '${process.execPath}' '${CLI}' viewer ${quoted}; echo EXIT=$?; sleep 60`,
     { columns: 120, rows: 40 },
   );
   panes.push(pane);
@@ -158,6 +162,23 @@ describe.runIf(hasTmux())("coord viewer in a terminal", () => {
     }
     const end = await pane.waitFor("replay finished", 30_000);
     expect(end).toContain("2 + 2 = 4.");
+  });
+});
+
+describe.runIf(hasTmux())("coord viewer in a CI runner's terminal", () => {
+  test("CI=true: the text replay, not an Ink view that would draw only at exit", async () => {
+    const sandbox = await makeSandbox();
+    await logWithEvents(
+      sandbox,
+      "log_20261123_070220",
+      await readFile(join(FIXTURES, "v2", "events.jsonl"), "utf8"),
+    );
+    const pane = viewer(sandbox, [], "CI=true");
+    const screen = await pane.waitFor("EXIT=0", 30_000);
+    expect(screen).toContain("[system] Question: What is 2 + 2?");
+    expect(screen).toContain("[orchestrator] Winner: bob");
+    expect(screen).toContain("2 + 2 = 4.");
+    expect(screen).not.toContain("q quit");
   });
 });
 

@@ -18,6 +18,7 @@ import { type CwdContext, prepareRun, type RunFlags } from "../runner/index.js";
 import { traceSubscriber } from "../ui/plain/index.js";
 import { openCommandTracing } from "./command-tracing.js";
 import type { ChatBlock } from "../ui/terminal/index.js";
+import { inkCanDraw } from "./ink-can-draw.js";
 import { createChatController, type ChatController } from "./chat-controller.js";
 import type { CommandIO } from "./io.js";
 import { openSession } from "./session-turns.js";
@@ -70,7 +71,7 @@ export async function runChat(flags: ChatFlags, io: ChatIO): Promise<number> {
   const ink =
     flags.display &&
     resolved.config.ui.display_type === "rich_terminal" &&
-    io.stdout.isTTY === true &&
+    inkCanDraw(io.stdout) &&
     io.stdin.isTTY === true &&
     typeof io.stdin.setRawMode === "function";
   const trace = traceSubscriber((line) => io.stderr.write(`${line}\n`), { maxTextLength: 400 });

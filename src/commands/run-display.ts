@@ -2,7 +2,7 @@
  * What a single query shows while it runs, chosen once from the flags and the terminal:
  *
  * - `--automation`: the fixed `KEY: value` lines of src/ui/plain/automation.ts, nothing else;
- * - stdout is a TTY (and `--no-display` is not given, `ui.display_type: rich_terminal`): the Ink
+ * - stdout is a TTY Ink can redraw (no `CI` variable; src/commands/ink-can-draw.ts) (and `--no-display` is not given, `ui.display_type: rich_terminal`): the Ink
  *   live view (src/ui/terminal/live-run.tsx), lazy-imported;
  * - stderr is a TTY: the compact live status block on stderr (src/ui/plain/live-status.ts);
  * - otherwise: labelled trace lines on stderr (`--no-display`, pipes, CI).
@@ -19,6 +19,7 @@ import {
   type LiveStatus,
   traceSubscriber,
 } from "../ui/plain/index.js";
+import { inkCanDraw } from "./ink-can-draw.js";
 import type { CommandIO } from "./io.js";
 
 /** Where the run is logged, told to the display before the first event. */
@@ -63,7 +64,7 @@ export async function createRunDisplay(
   rich: boolean,
 ): Promise<RunDisplay> {
   if (flags.automation) return automationDisplay(io);
-  if (flags.display && rich && io.stdout.isTTY === true) {
+  if (flags.display && rich && inkCanDraw(io.stdout)) {
     const { mountLiveRun } = await import("../ui/terminal/live-run.js");
     // Mounted at the first event: a run that fails before it starts (a missing key) shows only
     // its error, not an empty view.

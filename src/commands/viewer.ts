@@ -17,6 +17,7 @@ import { createSessionStore, logWriterStatus, type RunState } from "../session/i
 import { LOG_FILES } from "../store/index.js";
 import { traceSubscriber } from "../ui/plain/index.js";
 import type { ViewerActivity } from "../ui/terminal/index.js";
+import { inkCanDraw } from "./ink-can-draw.js";
 import type { CommandIO } from "./io.js";
 import { openViewerFeed } from "./viewer-feed.js";
 
@@ -94,7 +95,7 @@ export async function viewerCommand(flags: ViewerFlags, io: ViewerIO): Promise<n
   // Following stops when the process logging there is gone (an unknown log: until Ctrl+C).
   const writerGone = async () => (await writerStatus(selected.logDir)) === "gone";
   const params = { flags, io, eventsPath, clock, writerGone };
-  if (io.stdout.isTTY === true) return viewInTerminal({ ...params, title });
+  if (inkCanDraw(io.stdout)) return viewInTerminal({ ...params, title });
   return viewAsText(params);
 }
 
