@@ -43,7 +43,9 @@ export async function serveViewerWeb(options: ViewerWebOptions, io: ViewerIO): P
     command: process.execPath,
     args,
     cwd: io.cwd,
-    env: io.env,
+    // The page's xterm.js is a live terminal even when this server runs under CI: without the CI
+    // variables the viewer draws its Ink view (src/commands/ink-can-draw.ts).
+    env: { ...io.env, CI: undefined, CONTINUOUS_INTEGRATION: undefined },
     title: `coord viewer · ${logName}`,
   });
   const server = await startServer(web.app, {
