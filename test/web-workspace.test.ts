@@ -1,23 +1,21 @@
 /**
- * The workspace browser of `coord --web` (docs/web.md "Workspace browser") in Debian chromium:
- * the snapshots a run log keeps (`<attempt dir>/<agent id>/snapshots/<label>/`, docs/tools.md
- * "Workspaces") show while the run goes on, grouped by agent, newest first; the chosen snapshot
- * stays chosen as new ones arrive; the final result shows when the run ends; text, Markdown and
- * images preview; nothing outside a snapshot can be read.
- *
- * The snapshot folders are written by the test into the run's log directory, as the workspace
- * copy of issue 10 (branch `tools`) lays them out: this branch's agents have no file tools yet.
+ * The workspace browser of `coord --web` (docs/web.md "Workspace browser") in Debian chromium,
+ * on a real run whose agents write files with their file tools (docs/tools.md): two scripted
+ * agents with workspaces (`backend.cwd`); the writer writes plan.md with `write_file`, then waits
+ * in `execute_command` until the test creates a release file, so the run is held mid-way without
+ * a timer. While it is held the Workspace tab offers each agent's live workspace and the
+ * snapshots taken so far; once it ends, the final result (the presenter's workspace after its
+ * final answer) with the files it wrote. Nothing outside an offered root can be read: not `..`,
+ * not an absolute path, not a symlink pointing out.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import type { Browser } from "playwright-core";
+import { symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { makeSandbox } from "./support/cli.js";
-import type { FakeOpenAIServer } from "./support/fake-openai-server.js";
-import { fakeTeam, launchChromium, screenshot, startWebCli, type WebCli } from "./support/web.js";
+import { launchChromium, screenshot, startWebCli, type WebCli } from "./support/web.js";
 
 let browser: Browser;
-let server: FakeOpenAIServer | undefined;
 let cli: WebCli | undefined;
 
 beforeAll(async () => {
@@ -25,117 +23,146 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await cli?.stop();
-  await server?.close();
   await browser?.close();
 });
 
-/** A 2×2 red PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-async function put(path: string, content: string | Buffer): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, content);
+/** The team: the writer drafts plan.md, waits for `release`, answers, and presents with a summary. */
+function toolsTeam(release: string): string {
+  const wait = `until [ -e '${release}' ]; do sleep 0.1; done; echo released`;
+  return `agents:
+  - id: writer
+    backend:
+      type: scripted
+      cwd: writer_ws
+      enable_mcp_command_line: true
+      steps:
+        - tool_calls:
+            - name: write_file
+              input: { path: plan.md, content: "# Release plan\\n\\n1. Freeze the branch.\\n2. Run the checks.\\n" }
+        - tool_calls:
+            - name: execute_command
+              input: { command: ${JSON.stringify(wait)}, timeout_seconds: 600 }
+        - answer: "The plan is in plan.md in my workspace."
+        - vote: agent1
+          reason: "The plan is written down."
+        - tool_calls:
+            - name: write_file
+              input: { path: notes/summary.txt, content: "Freeze, check, tag.\\n" }
+        - text: "The release plan is in plan.md; a summary in notes/summary.txt."
+  - id: reviewer
+    backend:
+      type: scripted
+      cwd: reviewer_ws
+      steps:
+        - answer: "Freeze the branch, then run the checks."
+        - vote: agent1
+          reason: "agent1 wrote the plan down."
+orchestrator:
+  defer_voting_until_all_answered: true
+`;
 }
 
 interface View {
   turns: { key: string; logDir: string }[];
 }
 
-test("snapshots show as the run goes on, the final result at its end, confined to each snapshot", async () => {
+interface Root {
+  id: string;
+  path: string;
+}
+
+const chips = (page: Page, agent: string) =>
+  page.locator(`[data-testid=agent-card][data-agent=${agent}] [data-testid=agent-tools] .chip`);
+
+test("live workspaces while the run goes on, the final result with the agent's files at its end, confined", async () => {
   const box = await makeSandbox();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  server = await fakeTeam(box.cwd, { beforeFinal: () => held });
-  cli = await startWebCli(["--config", "team.yaml", "Write the plan"], box);
+  const release = join(box.cwd, "release");
+  await writeFile(join(box.cwd, "team.yaml"), toolsTeam(release));
+  // Outside every workspace: a symlink to it must not be followed.
+  await writeFile(join(box.cwd, "secret.txt"), "not for the page\n");
+  cli = await startWebCli(["--config", "team.yaml", "Plan the release"], box);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(cli.url);
-  await page.getByTestId("agent-card").first().waitFor({ timeout: 30_000 });
+
+  // The writer wrote plan.md with a real write_file call and now runs its command.
+  await expect
+    .poll(() => chips(page, "writer").allTextContents(), { timeout: 60_000 })
+    .toEqual(["running execute_command", "write_file ×1"]);
+
   await page.keyboard.press("w");
-  await page.getByTestId("workspace-empty").waitFor({ timeout: 30_000 });
-  expect(await page.getByTestId("workspace-empty").textContent()).toContain(
-    "No workspace snapshots yet",
-  );
-
-  // alice's answer agent1.1 is accepted: her workspace is copied into the run log.
-  const view = (await (await fetch(`${cli.url}api/session`)).json()) as View;
-  const logDir = view.turns[0]!.logDir;
-  const snapshot = (agent: string, label: string, path: string) =>
-    join(logDir, agent, "snapshots", label, path);
-  await put(snapshot("alice", "agent1.1", "docs/plan.md"), "# The plan\n\n1. Ask\n2. **Vote**\n");
-  await put(snapshot("alice", "agent1.1", "notes.txt"), "plain notes\n");
-  await put(snapshot("alice", "agent1.1", "pixel.png"), PNG);
-
-  const roots = page.getByTestId("workspace-root");
-  await expect.poll(() => roots.allTextContents(), { timeout: 30_000 }).toEqual(["agent1.1"]);
-  expect(await page.getByTestId("workspace-group").allTextContents()).toEqual(["aliceagent1.1"]);
-  await page.locator("[data-testid=tree-item][data-path=docs]").click();
-  await page.locator("[data-testid=tree-item][data-path='docs/plan.md']").click();
-  const preview = page.getByTestId("file-preview");
-  await expect
-    .poll(() => preview.locator("h1").textContent(), { timeout: 30_000 })
-    .toBe("The plan");
-  expect(await preview.locator("strong").textContent()).toBe("Vote");
-  await page.locator("[data-testid=tree-item][data-path='pixel.png']").click();
-  // The image is served and decoded (its natural width, read in the page).
-  const img = preview.locator("img");
-  await img.waitFor({ timeout: 30_000 });
-  await expect
-    .poll(
-      () =>
-        img.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth),
-      { timeout: 30_000 },
-    )
-    .toBe(2);
-  await page.locator("[data-testid=tree-item][data-path='notes.txt']").click();
-  await expect
-    .poll(() => preview.locator("pre").textContent(), { timeout: 30_000 })
-    .toBe("plain notes\n");
-
-  // bob's answer agent2.1 is accepted: his snapshot joins, and the one being read stays chosen.
-  await put(snapshot("bob", "agent2.1", "notes.txt"), "bob's notes\n");
   const groups = page.getByTestId("workspace-group");
+  // The reviewer has answered (its empty workspace was copied); the writer has not yet.
   await expect
     .poll(() => groups.allTextContents(), { timeout: 30_000 })
-    .toEqual(["aliceagent1.1", "bobagent2.1"]);
+    .toEqual(["writerlive", "reviewerliveagent2.1"]);
   expect(await page.locator("[data-testid=workspace-root].active").getAttribute("data-root")).toBe(
-    "alice/snapshots/agent1.1",
+    "writer/live",
   );
-  expect(await preview.locator("pre").textContent()).toBe("plain notes\n");
-  await page.locator("[data-testid=workspace-root][data-root='bob/snapshots/agent2.1']").click();
-  await page.locator("[data-testid=tree-item][data-path='notes.txt']").click();
+  const preview = page.getByTestId("file-preview");
+  await page.locator("[data-testid=tree-item][data-path='plan.md']").click();
   await expect
-    .poll(() => preview.locator("pre").textContent(), { timeout: 30_000 })
-    .toBe("bob's notes\n");
-  await screenshot(page, "workspace");
+    .poll(() => preview.locator("h1").textContent(), { timeout: 30_000 })
+    .toBe("Release plan");
+  expect(await preview.locator("li").allTextContents()).toEqual([
+    "Freeze the branch.",
+    "Run the checks.",
+  ]);
+  await screenshot(page, "workspace-live");
 
-  // Nothing outside the chosen snapshot is read: not the run log, not the system.
+  // The live root is the writer's workspace under .coord/workspaces/<run>/.
+  const view = (await (await fetch(`${cli.url}api/session`)).json()) as View;
   const key = view.turns[0]!.key.split("/").map(encodeURIComponent).join("/");
+  const roots = (await (await fetch(`${cli.url}api/runs/${key}/roots`)).json()) as Root[];
+  const liveWriter = roots.find((root) => root.id === "writer/live")!;
+  expect(liveWriter.path).toMatch(/\/\.coord\/workspaces\/run_\d{8}_\d{6}\/writer_ws$/);
+
   const files = (root: string, path: string) =>
     fetch(
       `${cli!.url}api/runs/${key}/files?root=${encodeURIComponent(root)}&path=${encodeURIComponent(path)}`,
     );
-  for (const path of ["../../../events.jsonl", "/etc/passwd", "docs/../../../../status.json"]) {
-    expect((await files("alice/snapshots/agent1.1", path)).status).toBe(403);
+  // A symlink inside the workspace that leads out (put there by the test, as an agent's command
+  // could) is listed but never read, like `..` and absolute paths.
+  await symlink(join(box.cwd, "secret.txt"), join(liveWriter.path, "leak.txt"));
+  expect((await files("writer/live", "plan.md")).status).toBe(200);
+  for (const path of ["leak.txt", "../../../../secret.txt", "/etc/passwd", "../reviewer_ws"]) {
+    expect((await files("writer/live", path)).status).toBe(403);
   }
-  // Only the offered snapshots are roots: a path of the log is not one.
-  expect((await files("alice/snapshots/..", "events.jsonl")).status).toBe(404);
+  // Only offered roots are roots: a path of the log or of the workspaces folder is not one.
+  expect((await files("writer/..", "writer_ws/plan.md")).status).toBe(404);
+  expect((await files("writer/snapshots/..", "events.jsonl")).status).toBe(404);
 
-  // alice (the winner) presents: her workspace after the final answer is the run's result.
-  await put(snapshot("alice", "agent1.final", "result.md"), "# Result\n\nThe team's file.\n");
-  release();
+  // Released: the writer answers, both vote for it, it presents and writes its summary.
+  await writeFile(release, "");
   await expect
-    .poll(() => page.getByTestId("run-status").textContent(), { timeout: 30_000 })
+    .poll(() => page.getByTestId("run-status").textContent(), { timeout: 60_000 })
     .toBe("completed");
+  expect(await chips(page, "writer").allTextContents()).toEqual([
+    "write_file ×2",
+    "execute_command ×1",
+  ]);
+  // The live workspaces are gone from the tab; the final result comes first and is shown now.
   await expect
-    .poll(() => page.getByTestId("workspace-group").allTextContents(), { timeout: 30_000 })
-    .toEqual(["Result (by alice)Final result", "aliceagent1.1", "bobagent2.1"]);
-  await page
-    .locator("[data-testid=workspace-root][data-root='alice/snapshots/agent1.final']")
-    .click();
-  await page.locator("[data-testid=tree-item][data-path='result.md']").click();
-  await expect.poll(() => preview.locator("h1").textContent(), { timeout: 30_000 }).toBe("Result");
+    .poll(() => groups.allTextContents(), { timeout: 30_000 })
+    .toEqual(["Result (by writer)Final result", "writeragent1.1", "revieweragent2.1"]);
+  expect(await page.locator("[data-testid=workspace-root].active").getAttribute("data-root")).toBe(
+    "writer/snapshots/agent1.final",
+  );
+  const tree = page.getByTestId("tree-item");
+  await expect
+    .poll(() => tree.allTextContents(), { timeout: 30_000 })
+    .toEqual(["▸ notes", "leak.txt", "plan.md"]);
+  await page.locator("[data-testid=tree-item][data-path=notes]").click();
+  await page.locator("[data-testid=tree-item][data-path='notes/summary.txt']").click();
+  await expect
+    .poll(() => preview.locator("pre").textContent(), { timeout: 30_000 })
+    .toBe("Freeze, check, tag.\n");
   await screenshot(page, "workspace-final");
+
+  // The final result is confined too; the live workspace is no longer offered.
+  const final = "writer/snapshots/agent1.final";
+  expect((await files(final, "notes/summary.txt")).status).toBe(200);
+  for (const path of ["leak.txt", "../../../events.jsonl", "/etc/passwd", "notes/../../.."]) {
+    expect((await files(final, path)).status).toBe(403);
+  }
+  expect((await files("writer/live", "plan.md")).status).toBe(404);
 });

@@ -19,7 +19,7 @@ export function singleRunHost(options: {
   id: string;
   title: string;
   question: string;
-  handle: Pick<RunHandle, "live" | "logDir">;
+  handle: Pick<RunHandle, "live" | "logDir" | "workspaces">;
 }): WebHost {
   const { handle } = options;
   const key = `${options.id}/1`;
@@ -67,6 +67,7 @@ export function singleRunHost(options: {
       return logWorkspaceRoots(
         handle.logDir,
         handle.live.state.agents.map((agent) => agent.id),
+        handle.live.ended ? {} : handle.workspaces,
       );
     },
     onChange(listener) {

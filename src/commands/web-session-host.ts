@@ -86,7 +86,10 @@ export async function createSessionWebHost(
   const store = createSessionStore({ home: io.home });
   const listeners = new Set<(view: SessionView) => void>();
   /** Runs of this process, by key (kept for reconnecting pages and workspace roots). */
-  const runs = new Map<RunKey, { live: LiveRun; logDir: string | undefined }>();
+  const runs = new Map<
+    RunKey,
+    { live: LiveRun; logDir: string | undefined; workspaces: Readonly<Record<string, string>> }
+  >();
   let shown: Shown = { id: null, turns: [] };
   let running: Running | undefined;
 
@@ -185,7 +188,7 @@ export async function createSessionWebHost(
       throw new WebHostError(400, (error as Error).message);
     }
     const key = `${session.record.id}/${turn}`;
-    runs.set(key, { live: handle.live, logDir: handle.logDir });
+    runs.set(key, { live: handle.live, logDir: handle.logDir, workspaces: handle.workspaces });
     const finished = handle.done.then(
       async (result) => {
         try {
@@ -221,7 +224,7 @@ export async function createSessionWebHost(
     const turns = await store.turns(sessionId).catch(() => [] as TurnRecord[]);
     const turn = turns.find((candidate) => candidate.turn === turnNumber);
     if (!turn) throw new WebHostError(404, `no run ${key}`);
-    return { live: undefined, logDir: turn.log_dir ?? undefined };
+    return { live: undefined, logDir: turn.log_dir ?? undefined, workspaces: {} };
   }
 
   return {
@@ -275,7 +278,9 @@ export async function createSessionWebHost(
       const agentIds = source.live
         ? source.live.state.agents.map((agent) => agent.id)
         : await agentIdsFromLog(source.logDir);
-      return logWorkspaceRoots(source.logDir, agentIds);
+      // The live workspaces only while the run goes on: then its snapshots tell what it did.
+      const running = source.live !== undefined && !source.live.ended;
+      return logWorkspaceRoots(source.logDir, agentIds, running ? source.workspaces : {});
     },
     onChange(listener) {
       listeners.add(listener);

@@ -99,6 +99,11 @@ export interface RunHandle {
   /** The attempt directory and the `log_…` directory, when logging. */
   readonly logDir: string | undefined;
   readonly runDir: string | undefined;
+  /**
+   * Each agent's live workspace (agent id → absolute path of `.coord/workspaces/<run>/<name>/`,
+   * docs/tools.md "Workspaces"), for agents that have one; empty when none has.
+   */
+  readonly workspaces: Readonly<Record<string, string>>;
   /** Attaches a subscriber (by default it first catches up from the start). */
   subscribe(subscriber: RunSubscriber, options?: SubscribeOptions): () => void;
   /** Stops the run; it ends with `run-end` of this reason (idempotent). */
@@ -220,10 +225,25 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
     writer,
     logDir: writer?.dir,
     runDir: writer?.logDir,
+    workspaces: liveWorkspaces(config, options.agentIndexes, tools),
     subscribe: (subscriber, subscribeOptions) => live.subscribe(subscriber, subscribeOptions),
     stop,
     done,
   };
+}
+
+function liveWorkspaces(
+  config: Config,
+  agentIndexes: readonly number[],
+  tools: TeamTools | undefined,
+): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const index of agentIndexes) {
+    const id = config.agents[index]!.id;
+    const path = tools?.workspaces?.workspaceOf(id);
+    if (path !== undefined) found[id] = path;
+  }
+  return found;
 }
 
 async function openLog(options: StartRunOptions, clock: Clock): Promise<LogWriter> {

@@ -20,6 +20,7 @@ const ROOT = () => ({
   agentId: "alice",
   snapshot: "agent1.1",
   final: false,
+  live: false,
   latest: true,
 });
 

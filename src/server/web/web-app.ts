@@ -97,7 +97,7 @@ export function createWebApp(options: WebAppOptions): WebApp {
     const roots = await host.workspaceRoots(key);
     const id = c.req.query("root") ?? "";
     const root = roots.find((candidate) => candidate.id === id);
-    if (!root) throw new WebHostError(404, `run ${key} has no workspace snapshot "${id}"`);
+    if (!root) throw new WebHostError(404, `run ${key} has no workspace "${id}" (now)`);
     return root;
   };
   app.get("/api/runs/:session/:turn/roots", async (c) =>

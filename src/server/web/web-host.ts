@@ -48,22 +48,31 @@ export interface SessionSummary {
 }
 
 /**
- * A directory the workspace browser may show: a snapshot of an agent's workspace, or the final
- * result (the presenter's last snapshot); see workspace-roots.ts.
+ * A directory the workspace browser may show (read-only): a snapshot of an agent's workspace, the
+ * final result (the presenter's last snapshot), or, while the run goes on, an agent's live
+ * workspace; see workspace-roots.ts.
  */
 export interface WorkspaceRoot {
-  /** Names it in the API (`?root=`): stable while the run adds roots (`alice/snapshots/agent1.2`). */
+  /**
+   * Names it in the API (`?root=`): stable while the run adds roots (`alice/snapshots/agent1.2`,
+   * `alice/live`).
+   */
   id: string;
-  /** What the page shows: the snapshot's label (`agent1.2`) or `Final result`. */
+  /** What the page shows: the snapshot's label (`agent1.2`), `Final result` or `live`. */
   label: string;
   /** Absolute path. */
   path: string;
   /** The agent whose workspace it is. */
   agentId: string;
-  /** The snapshot's label: `agent<N>.<M>` (with answer `agent<N>.<M>`) or `agent<N>.final`. */
+  /**
+   * The snapshot's label: `agent<N>.<M>` (with answer `agent<N>.<M>`) or `agent<N>.final`; `""`
+   * for a live workspace.
+   */
   snapshot: string;
   /** True for the run's result. */
   final: boolean;
+  /** True for the agent's live workspace (`.coord/workspaces/<run>/<name>/`), offered while the run goes on. */
+  live: boolean;
   /** True for the agent's newest answer snapshot (and the final result). */
   latest: boolean;
 }

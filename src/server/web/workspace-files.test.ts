@@ -113,6 +113,7 @@ describe("logWorkspaceRoots", () => {
       agentId,
       snapshot,
       final: snapshot.endsWith(".final"),
+      live: false,
       latest,
     });
     // dave is not one of the run's agents: his folder is not looked at.
@@ -125,5 +126,36 @@ describe("logWorkspaceRoots", () => {
     ]);
     expect(await logWorkspaceRoots(join(base, "nowhere"), ["alice"])).toEqual([]);
     expect(await logWorkspaceRoots(null, [])).toEqual([]);
+  });
+
+  test("live workspaces come before each agent's snapshots, only for the run's agents", async () => {
+    const attempt = join(base, "attempt-live");
+    await mkdir(join(attempt, "alice", "snapshots", "agent1.1"), { recursive: true });
+    const live = (agentId: string, path: string) => ({
+      id: `${agentId}/live`,
+      label: "live",
+      path,
+      agentId,
+      snapshot: "",
+      final: false,
+      live: true,
+      latest: false,
+    });
+    const roots = await logWorkspaceRoots(attempt, ["alice", "bob"], {
+      bob: "/ws/bob_ws",
+      alice: "/ws/alice_ws",
+      dave: "/ws/dave_ws",
+    });
+    expect(roots.map((root) => root.id)).toEqual([
+      "alice/live",
+      "alice/snapshots/agent1.1",
+      "bob/live",
+    ]);
+    expect(roots[0]).toEqual(live("alice", "/ws/alice_ws"));
+    expect(roots[2]).toEqual(live("bob", "/ws/bob_ws"));
+    // Without a log (--no-logs) the live workspaces are still offered.
+    expect(await logWorkspaceRoots(null, ["bob"], { bob: "/ws/bob_ws" })).toEqual([
+      live("bob", "/ws/bob_ws"),
+    ]);
   });
 });

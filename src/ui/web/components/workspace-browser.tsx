@@ -19,9 +19,10 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 /**
- * The run's workspace snapshots (the final result, then each agent's, newest first): a file tree
- * and a preview of text, Markdown and images. Refreshes every 2 s while `live`, so snapshots taken
- * as answers are accepted show up; the chosen snapshot stays chosen (roots are named by id).
+ * The run's workspaces (the final result, then per agent its live workspace while the run goes on
+ * and its snapshots, newest first): a file tree and a preview of text, Markdown and images.
+ * Refreshes every 2 s while `live`, so live files change and snapshots taken as answers are
+ * accepted show up; the chosen root stays chosen (roots are named by id) while it is offered.
  */
 export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boolean }) {
   const [roots, setRoots] = useState<WorkspaceRoot[] | null>(null);
@@ -51,8 +52,14 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
     // `live` too: once more when the run ends, for the final result taken just before.
   }, [runKey, tick, live]);
 
-  // The chosen snapshot (else the first, should the chosen one be gone).
+  // The chosen root (else the first, should the chosen one be gone: a live workspace at the end).
   const rootId = roots?.find((root) => root.id === chosenId)?.id ?? roots?.[0]?.id ?? null;
+
+  // Another root's listings (and errors) are not this one's.
+  useEffect(() => {
+    setListings({});
+    setError(null);
+  }, [rootId]);
 
   const load = useCallback(
     async (path: string) => {
@@ -80,9 +87,9 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
   if (roots.length === 0 || rootId === null) {
     return (
       <p className="muted" data-testid="workspace-empty">
-        No workspace snapshots{live ? " yet" : ""}: an agent with a workspace (
-        <code>backend.cwd</code>) has its workspace copied here each time its answer is accepted,
-        and the presenter's once more as the final result.
+        No workspaces{live ? " yet" : ""}: an agent with a workspace (<code>backend.cwd</code>)
+        shows it here live while the run goes on, copied each time its answer is accepted, and the
+        presenter's once more as the final result.
       </p>
     );
   }
@@ -128,12 +135,12 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
                 key={root.id}
                 className={root.id === rootId ? "active" : ""}
                 onClick={() => chooseRoot(root.id)}
-                title={`${root.final ? `${root.agentId}'s workspace after the final answer` : `${root.agentId}'s workspace with answer ${root.snapshot}`}: ${root.path}`}
+                title={`${rootTitle(root)}: ${root.path}`}
                 data-testid="workspace-root"
                 data-root={root.id}
               >
                 {root.label}
-                {root.latest && !root.final && group.length > 1 ? " (latest)" : ""}
+                {root.latest && group.filter((other) => !other.live).length > 1 ? " (latest)" : ""}
               </button>
             ))}
           </div>
@@ -168,6 +175,12 @@ export function WorkspaceBrowser({ runKey, live }: { runKey: string; live: boole
       </div>
     </div>
   );
+}
+
+function rootTitle(root: WorkspaceRoot): string {
+  if (root.final) return `${root.agentId}'s workspace after the final answer`;
+  if (root.live) return `${root.agentId}'s workspace now, as the run goes on (read-only)`;
+  return `${root.agentId}'s workspace with answer ${root.snapshot}`;
 }
 
 /** The final result on its own, then one group per agent (roots come in that order). */
