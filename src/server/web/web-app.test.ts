@@ -111,7 +111,8 @@ test("workspace endpoints: roots, a file, and an unknown root", async () => {
   const unknown = await files("alice/snapshots/agent1.2", "a.txt");
   expect(unknown.status).toBe(404);
   expect(await unknown.json()).toEqual({
-    error: 'run s1/1 has no workspace snapshot "alice/snapshots/agent1.2"',
+    error:
+      'run s1/1 has no workspace "alice/snapshots/agent1.2" (live workspaces are offered only while the run goes on)',
   });
   expect((await files("alice/snapshots/agent1.1", "../x")).status).toBe(403);
 });

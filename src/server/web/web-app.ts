@@ -97,7 +97,11 @@ export function createWebApp(options: WebAppOptions): WebApp {
     const roots = await host.workspaceRoots(key);
     const id = c.req.query("root") ?? "";
     const root = roots.find((candidate) => candidate.id === id);
-    if (!root) throw new WebHostError(404, `run ${key} has no workspace "${id}" (now)`);
+    if (!root)
+      throw new WebHostError(
+        404,
+        `run ${key} has no workspace "${id}" (live workspaces are offered only while the run goes on)`,
+      );
     return root;
   };
   app.get("/api/runs/:session/:turn/roots", async (c) =>
