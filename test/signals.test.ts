@@ -67,12 +67,16 @@ function signalWhenRunning(signal: NodeJS.Signals, onPid?: (pid: number) => void
   };
 }
 
-/** The run ended cleanly as interrupted: run-end last, status.json and metrics.json final. */
-async function expectInterruptedLog(cwd: string): Promise<void> {
+/**
+ * The run ended cleanly as interrupted: run-end last (its error says what stopped it),
+ * status.json and metrics.json final.
+ */
+async function expectInterruptedLog(cwd: string, stoppedBy: string): Promise<void> {
   const dir = await onlyAttemptDir(cwd);
   const { events, truncated } = parseEventLog(await readLog(dir, "events.jsonl"));
   expect(truncated).toBe(false);
   expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "interrupted" });
+  expect((events.at(-1) as { error?: string }).error).toContain(stoppedBy);
   expect(JSON.parse(await readLog(dir, "status.json"))).toMatchObject({
     end_reason: "interrupted",
   });
@@ -95,7 +99,7 @@ describe("a question stopped from outside", () => {
       expect(result.stderr).toContain(`coord: ${signal}: stopping`);
       expect(result.stderr).toContain("coord: interrupted; partial work is in the run log");
       expect(result.code).toBe(4);
-      await expectInterruptedLog(box.cwd);
+      await expectInterruptedLog(box.cwd, `stopped by ${signal}`);
       const [session] = await registry(box.home);
       expect(session).toMatchObject({ status: "interrupted", turns: 1, pid });
       expect(session!.ended_at).not.toBeNull();
@@ -154,7 +158,7 @@ describe("a question stopped from outside", () => {
       onSpawn: (child) => child.stdout!.destroy(),
     });
     expect(result.code).toBe(4);
-    await expectInterruptedLog(box.cwd);
+    await expectInterruptedLog(box.cwd, "its output was closed");
     const [session] = await registry(box.home);
     expect(session).toMatchObject({ status: "interrupted", turns: 1 });
   });
@@ -166,7 +170,7 @@ describe("a question stopped from outside", () => {
       onSpawn: (child) => child.stderr!.destroy(),
     });
     expect(result.code).toBe(4);
-    await expectInterruptedLog(box.cwd);
+    await expectInterruptedLog(box.cwd, "its output was closed");
     expect((await registry(box.home))[0]).toMatchObject({ status: "interrupted" });
   });
 });

@@ -25,6 +25,10 @@ describe("watchRunInterrupts", () => {
     expect(interrupts.signal.aborted).toBe(false);
     source.emit(signal);
     expect(interrupts.signal.aborted).toBe(true);
+    // The run's run-end.error (engine/stop-reason.ts stopDetailOf) names what stopped it.
+    expect(interrupts.signal.reason).toEqual(
+      signal === "SIGINT" ? "interrupted by the user (Ctrl+C)" : expect.stringContaining(signal),
+    );
     expect(said).toEqual([signal]);
     expect(quits).toEqual([]);
     source.emit("SIGINT");

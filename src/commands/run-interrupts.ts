@@ -2,8 +2,9 @@
  * What stops a single question from outside (ARCHITECTURE.md "Exit codes": 4 interrupted).
  *
  * SIGINT (Ctrl+C), SIGTERM (`kill`, a service manager) and SIGHUP (the terminal was closed) all
- * stop the run the same way: the AbortController handed to the run is aborted, so the engine
- * ends it with `run-end` (reason `interrupted`), the log writer finishes status.json and
+ * stop the run the same way: the AbortController handed to the run is aborted with a string
+ * saying what stopped it (engine/stop-reason.ts `stopDetailOf`), so the engine ends it with
+ * `run-end` (reason `interrupted`, that string as its error), the log writer finishes status.json and
  * metrics.json, and the session is closed as `interrupted`. A second signal quits at once.
  *
  * An output that is gone (EPIPE: the reader of a pipe left, as `| head -1` does; EIO: the
@@ -11,6 +12,13 @@
  * never quits at once, and it does not count as the first signal (a terminal that closes gives
  * both EIO and SIGHUP, in either order).
  */
+
+/** The run's `run-end.error` for each signal. */
+const STOPPED_BY: Record<StopSignal, string> = {
+  SIGINT: "interrupted by the user (Ctrl+C)",
+  SIGTERM: "stopped by SIGTERM",
+  SIGHUP: "stopped by SIGHUP (the terminal was closed)",
+};
 
 /** The signals that stop a run. */
 export const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -53,14 +61,14 @@ export function watchRunInterrupts(options: {
         return;
       }
       if (!controller.signal.aborted) options.onStopping?.(name);
-      controller.abort();
+      controller.abort(STOPPED_BY[name]);
     };
     options.source.on(name, listener);
     return { name, listener };
   });
   return {
     signal: controller.signal,
-    outputClosed: () => controller.abort(),
+    outputClosed: () => controller.abort("stopped: its output was closed (EPIPE or EIO)"),
     dispose() {
       for (const { name, listener } of listeners) options.source.off(name, listener);
     },

@@ -19,5 +19,5 @@ export {
   type EngineModeName,
   type ModeSettings,
 } from "./modes/index.js";
-export { RunStopped, stopReasonOf } from "./stop-reason.js";
+export { RunStopped, stopDetailOf, stopReasonOf } from "./stop-reason.js";
 export { NEW_ANSWER, STOP, VOTE, WORKFLOW_TOOL_NAMES } from "./workflow-tools.js";

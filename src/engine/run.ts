@@ -23,7 +23,7 @@ import {
 import { assignPersonas, type PersonaOptions } from "./personas.js";
 import { present } from "./presentation.js";
 import type { HistoryTurn } from "./prompts.js";
-import { stopReasonOf } from "./stop-reason.js";
+import { stopDetailOf, stopReasonOf } from "./stop-reason.js";
 import { Team, type EngineAgent } from "./team.js";
 
 export type { EngineAgent, HistoryTurn, PersonaOptions };
@@ -174,7 +174,8 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     options.signal?.removeEventListener("abort", onStop);
   }
 
-  if (stopped !== undefined) return void runEnd(stopped, STOPPED_MESSAGE[stopped]);
+  if (stopped !== undefined)
+    return void runEnd(stopped, stopDetailOf(options.signal!) ?? STOPPED_MESSAGE[stopped]);
   if (end !== "completed" && end !== "timeout") {
     return void runEnd(
       "failed",
@@ -224,7 +225,7 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     });
     if (final === undefined) {
       const reason = stopReasonOf(options.signal!);
-      return void runEnd(reason, STOPPED_MESSAGE[reason]);
+      return void runEnd(reason, stopDetailOf(options.signal!) ?? STOPPED_MESSAGE[reason]);
     }
   } finally {
     options.signal?.removeEventListener("abort", onPresentationStop);

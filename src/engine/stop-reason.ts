@@ -5,12 +5,30 @@
  */
 import type { StopReason } from "../events/index.js";
 
-/** The abort reason that stops a run with `reason`: `controller.abort(new RunStopped("shutdown"))`. */
+/**
+ * The abort reason that stops a run with `reason`: `controller.abort(new RunStopped("shutdown"))`.
+ * `detail`, when given, is the run's `run-end.error` (say what stopped it: "stopped by SIGTERM");
+ * otherwise the engine says it from the reason.
+ */
 export class RunStopped extends Error {
-  constructor(readonly reason: StopReason) {
-    super(`run stopped: ${reason}`);
+  constructor(
+    readonly reason: StopReason,
+    readonly detail?: string,
+  ) {
+    super(`run stopped: ${detail ?? reason}`);
     this.name = "AbortError";
   }
+}
+
+/**
+ * What stopped the run, in words, from an aborted signal: a {@link RunStopped}'s `detail`, or the
+ * reason itself when it is a string (`controller.abort("stopped by SIGTERM")`: code that must not
+ * load the engine, such as the CLI's signal handling, stops a run that way, as `interrupted`).
+ */
+export function stopDetailOf(signal: AbortSignal): string | undefined {
+  const reason: unknown = signal.reason;
+  if (reason instanceof RunStopped) return reason.detail;
+  return typeof reason === "string" && reason !== "" ? reason : undefined;
 }
 
 /**

@@ -150,13 +150,14 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
   if (writer) tools?.workspaces?.attachLog(writer.dir);
   // Before the first model call: the servers' tools are in every request from the start.
   await tools?.startMcp();
-  const { runCoordination, RunStopped, stopReasonOf } = await import("../engine/index.js");
+  const { runCoordination, RunStopped, stopDetailOf, stopReasonOf } =
+    await import("../engine/index.js");
   const stopper = new AbortController();
-  const stop = (reason: StopReason) => {
-    if (!stopper.signal.aborted) stopper.abort(new RunStopped(reason));
+  const stop = (reason: StopReason, detail?: string) => {
+    if (!stopper.signal.aborted) stopper.abort(new RunStopped(reason, detail));
   };
   const external = options.signal;
-  const forward = () => stop(stopReasonOf(external!));
+  const forward = () => stop(stopReasonOf(external!), stopDetailOf(external!));
   if (external?.aborted) forward();
   else external?.addEventListener("abort", forward, { once: true });
 
