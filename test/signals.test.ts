@@ -135,6 +135,10 @@ describe("a question stopped from outside", () => {
     expect(truncated).toBe(false);
     expect(events[0]).toMatchObject({ type: "run-start" });
     expect(events.some((event) => event.type === "run-end")).toBe(false);
+    // `coord logs list` tells it from a run still going.
+    const list = await runCli(["logs", "list"], box);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("incomplete (process gone)");
 
     // The next change of the registry (another question) writes the correction down.
     const next = await runCli(["--config", "quick.yaml", "--no-display", "--no-logs", "q"], box);

@@ -19,12 +19,14 @@ import {
   listLogFiles,
   type ListOptions,
   listRuns,
+  type LogsListJson,
   type RunSelection,
   selectRun,
   summarizeRun,
   toolBreakdown,
   type ToolSort,
 } from "../logs/index.js";
+import { createSessionStore, type LogWriterStatus, logWriterStatus } from "../session/index.js";
 import { readRunLog } from "../store/index.js";
 import { renderLogsSummary, renderRunList, renderToolTable } from "../ui/plain/index.js";
 
@@ -159,7 +161,7 @@ JSON shapes and where the numbers come from: docs/logs.md.`,
             : "all";
         const list = await listRuns({ root, limit: flags.limit, filter });
         if (flags.json) printJson(list);
-        else print(renderRunList(list, { cwd: io.cwd }));
+        else print(renderRunList(list, { cwd: io.cwd, writers: await writersOf(list, io.home) }));
       },
     );
 
@@ -256,4 +258,18 @@ function selectionOptions(command: Command): Command {
       positiveInteger("--attempt"),
     )
     .option("--json", "one JSON document (shape: docs/logs.md)");
+}
+
+/**
+ * Whether the coord process writing each incomplete run still runs, from the sessions registry of
+ * `home` (a run killed with kill -9 never writes its run-end).
+ */
+async function writersOf(list: LogsListJson, home: string): Promise<Map<string, LogWriterStatus>> {
+  const sessions = createSessionStore({ home });
+  const writers = new Map<string, LogWriterStatus>();
+  for (const run of list.runs) {
+    if (run.status === "incomplete")
+      writers.set(run.path, await logWriterStatus(sessions, run.path));
+  }
+  return writers;
 }

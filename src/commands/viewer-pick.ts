@@ -19,7 +19,7 @@ import {
   turnDirName,
 } from "../store/index.js";
 import type { LogWriterStatus } from "../session/index.js";
-import { oneLine } from "../ui/plain/index.js";
+import { incompleteLabel, oneLine } from "../ui/plain/index.js";
 
 /** How many recent runs the picker offers. */
 export const PICK_LIMIT = 20;
@@ -51,7 +51,7 @@ export async function pickEntries(
     const winner = await latestWinner(run.path);
     const parts = [
       run.started,
-      run.status === "incomplete" ? incompleteStatus(await writerStatus(run.path)) : run.status,
+      run.status === "incomplete" ? incompleteLabel(await writerStatus(run.path)) : run.status,
       winner === undefined ? "no winner" : `winner ${winner}`,
       ...(run.turns > 1 ? [`${run.turns} turns`] : []),
       oneLine(run.question || (run.error ?? ""), 80),
@@ -59,11 +59,6 @@ export async function pickEntries(
     entries.push({ path: run.path, label: parts.join(" · ") });
   }
   return entries;
-}
-
-function incompleteStatus(writer: LogWriterStatus): string {
-  if (writer === "writing") return "running";
-  return writer === "gone" ? "incomplete (process gone)" : "incomplete";
 }
 
 async function latestWinner(logDir: string): Promise<string | undefined> {

@@ -4,7 +4,7 @@
 export { createAutomationOutput } from "./automation.js";
 export { createLiveStatus, type LiveStatus } from "./live-status.js";
 export { displayPath, renderLogsSummary } from "./logs-summary.js";
-export { renderRunList, renderToolTable } from "./logs-tables.js";
+export { incompleteLabel, renderRunList, renderToolTable } from "./logs-tables.js";
 export { createTraceFormatter, oneLine, traceSubscriber, traceText } from "./trace-lines.js";
 export {
   formatCost,

@@ -4,6 +4,7 @@
  */
 import { sep } from "node:path";
 import type { LogsListJson, LogsToolsJson } from "../../logs/index.js";
+import type { LogWriterStatus } from "../../session/index.js";
 import { displayPath } from "./logs-summary.js";
 import { oneLine } from "./trace-lines.js";
 import { formatCost, formatCount, formatDuration, renderTable } from "./text-table.js";
@@ -42,7 +43,14 @@ export function renderToolTable(tools: LogsToolsJson, options: { cwd: string }):
 }
 
 /** The text of `coord logs list`, without a trailing newline. */
-export function renderRunList(list: LogsListJson, options: { cwd: string }): string {
+export function renderRunList(
+  list: LogsListJson,
+  options: {
+    cwd: string;
+    /** Whether the process writing an `incomplete` run still runs, by run path (logWriterStatus). */
+    writers?: ReadonlyMap<string, LogWriterStatus>;
+  },
+): string {
   const root = displayPath(list.root, options.cwd);
   const which =
     list.filter === "analyzed" ? " analyzed" : list.filter === "unanalyzed" ? " unanalyzed" : "";
@@ -60,7 +68,7 @@ export function renderRunList(list: LogsListJson, options: { cwd: string }): str
     ],
     list.runs.map((run) => [
       run.started,
-      run.status,
+      run.status === "incomplete" ? incompleteLabel(options.writers?.get(run.path)) : run.status,
       String(run.turns),
       run.status === "unreadable" ? "-" : formatDuration(run.duration_ms),
       run.status === "unreadable" ? "-" : formatCost(run.cost_usd),
@@ -74,4 +82,14 @@ export function renderRunList(list: LogsListJson, options: { cwd: string }): str
   const shown = `${list.runs.length} of ${list.matching}${which} run${list.matching === 1 ? "" : "s"} in ${root}, newest first`;
   const more = list.matching > list.runs.length ? ` (--limit N for more)` : "";
   return `${shown}${more}\n\n${table}`;
+}
+
+/**
+ * How a run without a `run-end` is shown: `running` while its process writes the log,
+ * `incomplete (process gone)` once the sessions registry says that process is gone (a kill -9, a
+ * crash), plain `incomplete` when nothing is known (a log from another machine or HOME).
+ */
+export function incompleteLabel(writer: LogWriterStatus | undefined): string {
+  if (writer === "writing") return "running";
+  return writer === "gone" ? "incomplete (process gone)" : "incomplete";
 }
