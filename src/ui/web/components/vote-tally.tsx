@@ -1,15 +1,18 @@
 import type { RunState } from "../../../session/run-state.js";
 
 /**
- * Votes on the current answer set, per agent voted for: a bar, the count and who voted; the
- * winner's row marked. After the run the winner event's tally is shown when votes were reset.
+ * Votes on the current answer set, per agent voted for: a bar, the count and who voted (in team
+ * order); the winner's row marked. After the run the winner event's tally is shown when votes were reset.
  */
 export function VoteTally({ state }: { state: RunState }) {
   if (state.agents.length === 0) return null;
+  // Voters in team order, like the rows: the order votes arrived in is a race between agents.
+  const team = state.agents.map((agent) => agent.id);
   const voters = new Map<string, string[]>();
   for (const vote of state.votes) {
     voters.set(vote.targetAgentId, [...(voters.get(vote.targetAgentId) ?? []), vote.voterId]);
   }
+  for (const from of voters.values()) from.sort((a, b) => team.indexOf(a) - team.indexOf(b));
   const total = Math.max(1, state.agents.length);
   const winnerId = state.winner?.agentId ?? null;
   return (
