@@ -5,6 +5,8 @@ declare module "autocannon" {
     connections: number;
     /** Seconds. */
     duration: number;
+    /** Seconds before a request counts as timed out. */
+    timeout?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

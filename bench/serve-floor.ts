@@ -14,7 +14,7 @@ import type { Row } from "./table.js";
 
 const CONCURRENCY = 32;
 const SLICES = 2;
-const SLICE_SECONDS = 4;
+const SLICE_SECONDS = 6;
 const BODY = JSON.stringify({
   model: "coord",
   messages: [{ role: "user", content: "What is 2+2?" }],
@@ -33,6 +33,7 @@ async function slice(url: string, seconds: number): Promise<Result> {
     url,
     connections: CONCURRENCY,
     duration: seconds,
+    timeout: 60,
     method: "POST",
     headers: { "content-type": "application/json" },
     body: BODY,

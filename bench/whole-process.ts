@@ -36,7 +36,7 @@ export interface ProcessRun {
   exitTailMs: number;
   /** Model calls the server answered. */
   calls: number;
-  /** Distinct start instants of the model calls, ≥ `delayMs / 2` apart (waves). */
+  /** The longest chain of calls each waiting for another's response (see `countWaves`). */
   waves: number;
   /** Prompt tokens of all calls (the fake server's estimate: message characters / 4). */
   promptTokens: number;
@@ -77,6 +77,8 @@ function teamYaml(url: string, agents: number): string {
  */
 export async function runProcess(options: RunOptions): Promise<ProcessRun> {
   const starts: number[] = [];
+  /** Each call's start and the end of its response, in arrival order. */
+  const spans: { start: number; end: number }[] = [];
   let promptTokens = 0;
   let lastResponse = 0;
   const answer = (request: FakeRequest) =>
@@ -84,11 +86,14 @@ export async function runProcess(options: RunOptions): Promise<ProcessRun> {
       ? `Answer of ${summarizeRequest(request).model}: 2+2=4, shown a different way.`
       : "The answer is 4.";
   const server = await startFakeOpenAIServer(async (request: FakeRequest) => {
-    starts.push(performance.now());
+    const span = { start: performance.now(), end: Infinity };
+    starts.push(span.start);
+    spans.push(span);
     promptTokens += tokens(request.body);
     if (options.delayMs > 0) await sleep(options.delayMs);
     const reply = agreeingModel(request, answer);
     lastResponse = performance.now(); // the server writes the reply in this same tick
+    span.end = lastResponse;
     return reply;
   });
   const dir = mkdtempSync(join(tmpdir(), "coord-bench-"));
@@ -122,7 +127,7 @@ export async function runProcess(options: RunOptions): Promise<ProcessRun> {
       firstRequestMs: (starts[0] ?? exited) - spawned,
       exitTailMs: exited - lastResponse,
       calls: starts.length,
-      waves: countWaves(starts, Math.max(options.delayMs / 2, 1)),
+      waves: countWaves(spans),
       promptTokens,
       cpuMs: report.cpuMs,
       cpuAfterStartMs: report.cpuMs - (report.cpuAtFirstRequestMs ?? report.cpuMs),
@@ -134,13 +139,19 @@ export async function runProcess(options: RunOptions): Promise<ProcessRun> {
   }
 }
 
-/** Groups sorted start times into waves: a start more than `gapMs` after the previous opens one. */
-function countWaves(starts: readonly number[], gapMs: number): number {
-  let waves = 0;
-  let previous = -Infinity;
-  for (const at of [...starts].sort((left, right) => left - right)) {
-    if (at - previous > gapMs) waves++;
-    previous = at;
+/**
+ * The waves of a run: the longest chain of calls each started after the previous one's response
+ * (a call's depth is 1 + the largest depth among the calls answered before it started). Causal,
+ * so a slow machine that spreads one wave's starts out does not split it.
+ */
+function countWaves(spans: readonly { start: number; end: number }[]): number {
+  const depth: number[] = [];
+  for (const [index, span] of spans.entries()) {
+    let before = 0;
+    for (let other = 0; other < index; other++) {
+      if (spans[other]!.end <= span.start) before = Math.max(before, depth[other]!);
+    }
+    depth.push(before + 1);
   }
-  return waves;
+  return Math.max(0, ...depth);
 }

@@ -301,6 +301,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           interrupts.dispose();
           onOutputClosed = undefined;
         }
+        await exitWhenFlushed();
       },
     );
   addServeCommand(program, version);
@@ -314,6 +315,22 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     },
   });
   return program;
+}
+
+/**
+ * Exits as soon as stdout and stderr have flushed. Called once a question's run is over and
+ * everything it wrote (log, session, output file, traces) is closed, so nothing is lost; without
+ * it the process would linger for work that only keeps the event loop alive (Node 20's `fetch`
+ * compiles its WebAssembly HTTP parser in the background after the first request: ≈ 150 ms).
+ */
+async function exitWhenFlushed(): Promise<never> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      if (stream.destroyed || !stream.writable) return resolve();
+      stream.write("", () => resolve());
+    });
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
 }
 
 /** The sub-command names and aliases of `program`, and `help`. */
