@@ -15,18 +15,22 @@
  *   ideal: `node -e 0` at 0 ms, waves × 500 ms at 500 ms.
  * - **prompt tokens per call** for 10, 20 and 50 agents with distinct answers (it grows with the
  *   team: every vote round shows every answer).
+ * - **bookkeeping**: a 3-agent run with 10,000 sessions in `~/.coord` next to an empty HOME.
  * - **engine in process**: `agreeingTeam(3)` on an instant scripted backend in a fresh process,
  *   the coordination alone (no CLI, no HTTP).
  * - **serve** (`serve-floor.ts`): `coord serve` with autocannon at concurrency 32 against a plain
  *   `node:http` floor server making the same 7 model requests; goal ≥ 0.5× the floor.
  * - **serve memory under load** (`serve-memory.ts`, issue 17 item 6).
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { engineRun, median, timeInterleaved } from "./measure.js";
 import { serveFloorRows } from "./serve-floor.js";
 import { memoryRows } from "./serve-memory.js";
 import { formatTable, type Row } from "./table.js";
-import { runProcess, type ProcessRun, type RunOptions } from "./whole-process.js";
+import { CLI, runProcess, type ProcessRun, type RunOptions } from "./whole-process.js";
 
 const COLD_START_RUNS = 15;
 const CALL_MS = 500;
@@ -39,7 +43,7 @@ const verdict = (pass: boolean): "PASS" | "MISS" => (pass ? "PASS" : "MISS");
 function coldStart(): { rows: Row[]; bareMs: number } {
   const [help, bare] = timeInterleaved(
     [
-      ["dist/src/cli.js", "--help"],
+      [CLI, "--help"],
       ["-e", "0"],
     ],
     { runs: COLD_START_RUNS, warmups: 2 },
@@ -173,6 +177,56 @@ async function promptRows(): Promise<Row[]> {
   return rows;
 }
 
+const HISTORY = 10_000;
+const BOOKKEEPING_RUNS = 3;
+
+/** A HOME whose sessions.json lists `count` finished sessions. */
+function homeWithHistory(count: number): string {
+  const home = mkdtempSync(join(tmpdir(), "coord-bench-home-"));
+  mkdirSync(join(home, ".coord"));
+  const sessions = Array.from({ length: count }, (_, index) => {
+    const at = new Date(Date.UTC(2025, 0, 1) + index * 60_000).toISOString();
+    return {
+      ...{ id: `session_bench_${index}`, started_at: at, ended_at: at, status: "completed" },
+      ...{ kind: "single", models: ["chatcompletion/model-1"], config_path: null, log_dir: null },
+      ...{ turns: 1, cwd: home },
+    };
+  });
+  writeFileSync(join(home, ".coord", "sessions.json"), JSON.stringify({ version: 1, sessions }));
+  return home;
+}
+
+/**
+ * Bookkeeping: a 3-agent run whose HOME already has 10,000 sessions next to one with none (after
+ * one untimed run in the full HOME, which archives the overflow once). Goal: the same cost.
+ */
+async function bookkeepingRows(): Promise<Row[]> {
+  const home = homeWithHistory(HISTORY);
+  try {
+    await runProcess({ agents: 3, delayMs: 0, home });
+    const full: ProcessRun[] = [];
+    const empty: ProcessRun[] = [];
+    for (let index = 0; index < BOOKKEEPING_RUNS; index++) {
+      full.push(await runProcess({ agents: 3, delayMs: 0, home }));
+      empty.push(await runProcess({ agents: 3, delayMs: 0 }));
+    }
+    const extraWall = medianOf(full, "wallMs") - medianOf(empty, "wallMs");
+    const cpuRatio = medianOf(full, "cpuMs") / medianOf(empty, "cpuMs");
+    return [
+      {
+        figure: `bookkeeping: 3 agents with ${HISTORY} sessions in HOME`,
+        goal: "constant per run",
+        value: `${extraWall >= 0 ? "+" : ""}${ms(extraWall)}`,
+        ratio: times(cpuRatio, "CPU of an empty HOME"),
+        status: verdict(cpuRatio <= 1.1),
+        note: `median of ${BOOKKEEPING_RUNS} each, wall time over an empty HOME; CPU ${ms(medianOf(full, "cpuMs"))} vs ${ms(medianOf(empty, "cpuMs"))}`,
+      },
+    ];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 function engineRows(): Row[] {
   const runs = Array.from({ length: 5 }, () => engineRun(3));
   return [
@@ -193,11 +247,12 @@ async function main(): Promise<void> {
     ...summaryRows(cases, cold.bareMs),
     ...CASES.flatMap((entry, index) => caseRows(entry, cases[index]!, cold.bareMs)),
     ...(await promptRows()),
+    ...(await bookkeepingRows()),
     ...engineRows(),
     ...(await serveFloorRows()),
     ...(await memoryRows()),
   ];
-  process.stdout.write(`coord bench (node ${process.version}, ${process.platform})\n\n`);
+  process.stdout.write(`coord bench (node ${process.version}, ${process.platform}; ${CLI})\n\n`);
   process.stdout.write(`${formatTable(rows)}\n`);
   const misses = rows.filter((row) => row.status === "MISS").length;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTarget, type Target } from "./serve-load.js";
 import type { Row } from "./table.js";
+import { CLI } from "./whole-process.js";
 
 const CONCURRENCY = 32;
 const SLICES = 2;
@@ -79,7 +80,7 @@ export async function serveFloorRows(): Promise<Row[]> {
     writeFileSync(join(dir, "team.yaml"), `${team.join("\n")}\n`);
     const env = { ...process.env, HOME: dir };
     const coord = await startTarget(
-      ["dist/src/cli.js", "serve", "--host", "127.0.0.1", "--port", "0"].concat([
+      [CLI, "serve", "--host", "127.0.0.1", "--port", "0"].concat([
         "--config",
         join(dir, "team.yaml"),
         "--no-logs",

@@ -24,7 +24,8 @@ import { ROOT } from "./measure.js";
 import type { ProbeReport } from "./probe.js";
 
 const PROBE = fileURLToPath(new URL("./probe.js", import.meta.url));
-const CLI = join(ROOT, "dist", "src", "cli.js");
+/** The CLI under test; `COORD_BENCH_CLI` names another build (e.g. main's, for before/after). */
+export const CLI = process.env.COORD_BENCH_CLI ?? join(ROOT, "dist", "src", "cli.js");
 
 /** One whole-process run's figures. */
 export interface ProcessRun {
