@@ -301,7 +301,9 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           interrupts.dispose();
           onOutputClosed = undefined;
         }
-        await exitWhenFlushed();
+        // Exporters may still report a failed export (a warning) after shutdown: let them.
+        const { tracingWasOpened } = await import("./commands/command-tracing.js");
+        if (!tracingWasOpened()) await exitWhenFlushed();
       },
     );
   addServeCommand(program, version);
@@ -319,7 +321,8 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
 
 /**
  * Exits as soon as stdout and stderr have flushed. Called once a question's run is over and
- * everything it wrote (log, session, output file, traces) is closed, so nothing is lost; without
+ * everything it wrote (log, session, output file) is closed, without tracing (whose exporter may
+ * still warn of a failed export), so nothing is lost; without
  * it the process would linger for work that only keeps the event loop alive (Node 20's `fetch`
  * compiles its WebAssembly HTTP parser in the background after the first request: ≈ 150 ms).
  */
