@@ -81,7 +81,7 @@ export async function memoryRows(): Promise<Row[]> {
       {
         figure: "  RSS after the waves, GC'd",
         value: mb(after.rss),
-        target: "≤ baseline + 20 %",
+        goal: "≤ baseline + 20 %",
         status: rssGrowth <= 0.2 ? "PASS" : "MISS",
         note: `${percent(rssGrowth)} over the baseline`,
       },

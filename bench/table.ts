@@ -1,15 +1,19 @@
 /** A plain-text table for `bench/run.ts`: one row per figure, columns padded to fit. */
 
-/** One printed figure. `status` is PASS/MISS for figures with a target. */
+/**
+ * One printed figure: its goal, the measured value, the value's ratio to the goal (or to the
+ * baseline it is judged by), and PASS/MISS for figures with a goal.
+ */
 export interface Row {
   figure: string;
   value: string;
-  target?: string;
+  goal?: string;
+  ratio?: string;
   status?: "PASS" | "MISS";
   note?: string;
 }
 
-const COLUMNS = ["figure", "value", "target", "status", "note"] as const;
+const COLUMNS = ["figure", "goal", "value", "ratio", "status", "note"] as const;
 
 /** Formats rows under a header, each column left-aligned to its widest cell. */
 export function formatTable(rows: readonly Row[]): string {

@@ -301,6 +301,9 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           interrupts.dispose();
           onOutputClosed = undefined;
         }
+        // Exporters may still report a failed export (a warning) after shutdown: let them.
+        const { tracingWasOpened } = await import("./commands/command-tracing.js");
+        if (!tracingWasOpened()) await exitWhenFlushed();
       },
     );
   addServeCommand(program, version);
@@ -314,6 +317,23 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     },
   });
   return program;
+}
+
+/**
+ * Exits as soon as stdout and stderr have flushed. Called once a question's run is over and
+ * everything it wrote (log, session, output file) is closed, without tracing (whose exporter may
+ * still warn of a failed export), so nothing is lost; without
+ * it the process would linger for work that only keeps the event loop alive (Node 20's `fetch`
+ * compiles its WebAssembly HTTP parser in the background after the first request: ≈ 150 ms).
+ */
+async function exitWhenFlushed(): Promise<never> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      if (stream.destroyed || !stream.writable) return resolve();
+      stream.write("", () => resolve());
+    });
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
 }
 
 /** The sub-command names and aliases of `program`, and `help`. */

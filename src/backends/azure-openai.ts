@@ -13,11 +13,8 @@ import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
-import {
-  requireModel,
-  responsesProviderOptions,
-  type OpenAIBackendDependencies,
-} from "./openai.js";
+import { responsesProviderOptions } from "./openai.js";
+import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
 import { backendOptions, nonEmpty, recordOf, resolveApiKey } from "./provider-config.js";
 
 /** Where and how one Azure backend connects. */

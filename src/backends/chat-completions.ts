@@ -12,7 +12,7 @@ import { type BackendConfig, PROVIDER_HOSTS } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";
-import { requireModel, type OpenAIBackendDependencies } from "./openai.js";
+import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
 
 /** Backend types served by {@link createChatCompletionsBackend}. */
 export const CHAT_COMPLETIONS_TYPES = [

@@ -10,7 +10,7 @@ import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
-import { requireModel, type OpenAIBackendDependencies } from "./openai.js";
+import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
 import {
   asTool,
   backendOptions,

@@ -14,7 +14,7 @@ import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
 import { BackendError, type Backend, type BackendChunk } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
-import { requireModel, type OpenAIBackendDependencies } from "./openai.js";
+import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
 import {
   asTool,
   backendOptions,

@@ -12,7 +12,7 @@ import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
-import { requireModel, type OpenAIBackendDependencies } from "./openai.js";
+import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
 import {
   asTool,
   backendOptions,

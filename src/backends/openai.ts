@@ -5,24 +5,24 @@
 import { activityFetch } from "./ai-sdk-activity.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { ToolSet } from "ai";
-import type { Clock } from "../clock.js";
 import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
-import { asTool, backendOptions, isEnabled } from "./provider-config.js";
+import {
+  asTool,
+  backendOptions,
+  isEnabled,
+  requireModel,
+  type OpenAIBackendDependencies,
+} from "./provider-config.js";
+
+export { requireModel, type OpenAIBackendDependencies };
 
 /** The OpenAI API base URL used when neither `base_url:` nor `OPENAI_BASE_URL` is set. */
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /** Injected dependencies of the OpenAI-family backends (STYLE.md rule 9). */
-export interface OpenAIBackendDependencies {
-  /** `fetch` used for every request. Default: the global `fetch`. */
-  fetch?: typeof fetch;
-  /** Clock used to resolve `Retry-After` dates. Default: `Date.now`. */
-  clock?: Pick<Clock, "now">;
-}
-
 /**
  * Creates the `openai` backend (Responses API, one `POST {base_url}/responses` per call).
  *
@@ -135,17 +135,6 @@ export function isReasoningModelName(model: string): boolean {
   if (/^o\d/.test(name)) return true;
   const gpt = /^gpt-(\d+)(?:\.\d+)?(?:-(.*))?$/.exec(name);
   return gpt !== null && Number(gpt[1]) >= 5 && !(gpt[2] ?? "").startsWith("chat");
-}
-
-/** `config.model`, or a ConfigError naming the key to set. */
-export function requireModel(config: BackendConfig): string {
-  const model = nonEmpty(config.model);
-  if (model === undefined) {
-    throw new ConfigError(
-      `Backend type \`${config.type}\` needs a model: set \`model:\` in the agent's backend config`,
-    );
-  }
-  return model;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

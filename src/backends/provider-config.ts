@@ -5,6 +5,7 @@
  * loose {@link BackendConfig} schema keeps.
  */
 import type { ToolSet } from "ai";
+import type { Clock } from "../clock.js";
 import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import { registerSecret } from "../redact.js";
@@ -94,4 +95,22 @@ export function nonEmpty(value: string | undefined): string | undefined {
  */
 export function asTool(providerTool: unknown): ToolSet[string] {
   return providerTool as ToolSet[string];
+}
+
+export interface OpenAIBackendDependencies {
+  /** `fetch` used for every request. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Clock used to resolve `Retry-After` dates. Default: `Date.now`. */
+  clock?: Pick<Clock, "now">;
+}
+
+/** `config.model`, or a ConfigError naming the key to set. */
+export function requireModel(config: BackendConfig): string {
+  const model = nonEmpty(config.model);
+  if (model === undefined) {
+    throw new ConfigError(
+      `Backend type \`${config.type}\` needs a model: set \`model:\` in the agent's backend config`,
+    );
+  }
+  return model;
 }

@@ -5,6 +5,16 @@
 import { openTracing, type Tracing, tracingEnabledBy } from "../tracing/index.js";
 import type { CommandIO } from "./io.js";
 
+let tracingOpened = false;
+
+/**
+ * True once this process opened tracing: its exporter may still report a failed export after
+ * `shutdown()` resolved, so the process must not exit before its event loop is empty.
+ */
+export function tracingWasOpened(): boolean {
+  return tracingOpened;
+}
+
 /**
  * Opens tracing when the flag or the environment asks for it.
  * @param flag `--tracing`.
@@ -22,6 +32,7 @@ export async function openCommandTracing(
 ): Promise<Tracing | undefined> {
   const enabledBy = tracingEnabledBy(flag, env);
   if (enabledBy === undefined) return undefined;
+  tracingOpened = true;
   return openTracing({
     env,
     cwd: io.cwd,

@@ -305,7 +305,9 @@ export const OrchestratorConfig = z.object({
   defer_voting_until_all_answered: z
     .boolean()
     .default(true)
-    .describe("Start no voting round before every live agent has answered once."),
+    .describe(
+      "Start no voting round before every live agent has answered once (or had an answer refused as identical to another, which it is then asked to vote for).",
+    ),
   coordination_mode: z
     .enum(["voting", "decomposition"])
     .default("voting")

@@ -247,6 +247,9 @@ export class Coordinator {
       submit: (call, seenVersion) => {
         const result = mode.submit(agent, call, seenVersion, context);
         if (result.status === "accepted" && result.outcome === "answer") this.snapshot(agent);
+        // A refused call can make others due (voting: an answer refused as a copy ends the wait
+        // for first answers); schedule once the round has reacted to the refusal.
+        else if (result.status !== "accepted") queueMicrotask(() => this.schedule());
         return result;
       },
     };

@@ -51,6 +51,11 @@ export interface AgentState {
   answersWithoutNews: number;
   /** Decomposition mode: other agents' answers it had seen when it last answered. */
   peerAnswersSeen: number;
+  /**
+   * Voting mode: a new answer of its was refused as identical to a current one; it is told to vote
+   * for that answer in the same round, so deferral (step 5) no longer waits for it.
+   */
+  refusedAsCopy?: boolean;
 }
 
 /** The team: agents in config order plus the answer-set version. */

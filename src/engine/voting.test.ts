@@ -338,8 +338,14 @@ describe("voting mode", () => {
   });
 
   test("the same answer twice is refused and the agent tries again", async () => {
+    // b's refusal lets a vote at once (issue 19); b's different answer then resets that vote.
     const { events, backends } = await runScripted({
-      a: [{ answer: "4" }, { vote: "agent1", reason: "r" }, { text: "final" }],
+      a: [
+        { answer: "4" },
+        { vote: "agent1", reason: "r" },
+        { vote: "agent1", reason: "r" },
+        { text: "final" },
+      ],
       b: [
         { delay_ms: 1, answer: "4" },
         { answer: "four", expect_prompt_contains: "identical" },
@@ -363,13 +369,17 @@ describe("voting mode", () => {
         "b workflow-invalid r1.1 This answer is identical to agent1's current answer",
         "b round-start r1.2 coordinate []",
         "b update-injected step [agent1.1]",
+        "a round-start r2.1 coordinate [agent1.1]",
         "b usage r1",
+        "a usage r2",
         "b tool-call new_answer",
         "b answer agent2.1",
         "b tool-result new_answer",
         "b round-end r1 answer",
-        "a update-injected restart [agent2.1]",
-        "a round-start r2.1 coordinate [agent1.1,agent2.1]",
+        "a tool-call vote",
+        "a vote-refused agent1",
+        "a tool-result vote error",
+        "a update-injected vote-refused [agent2.1]",
         "b round-start r2.1 coordinate [agent1.1,agent2.1]",
         "a usage r2",
         "b usage r2",

@@ -22,6 +22,7 @@ import { StoredFileError } from "../errors.js";
 import { redact } from "../redact.js";
 import writeFileAtomic from "write-file-atomic";
 import { withFileLock } from "./file-lock.js";
+import { archiveOverflow, archivePathOf, readArchive, withArchived } from "./sessions-archive.js";
 import {
   isProcessAlive,
   isStale,
@@ -160,6 +161,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const isAlive = options.isAlive ?? ((target: number) => isProcessAlive(target));
   const root = join(options.home, ".coord");
   const registryPath = join(root, "sessions.json");
+  const archivePath = archivePathOf(registryPath);
   const turnsDir = (id: string) => join(root, "sessions", id);
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -191,13 +193,14 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
    * Runs `change` on the registry under the lock (in-process queue + cross-process lock). Stale
    * sessions are written as `interrupted` on the way.
    */
-  function mutate<T>(change: (sessions: SessionRecord[]) => T): Promise<T> {
+  function mutate<T>(change: (sessions: SessionRecord[]) => T | Promise<T>): Promise<T> {
     const run = queue.then(async () => {
       await mkdir(root, { recursive: true });
       return withFileLock(registryPath, async () => {
         const sessions = await read();
         for (const record of sessions) if (isStale(record, isAlive)) record.status = "interrupted";
-        const result = change(sessions);
+        const result = await change(sessions);
+        await archiveOverflow(archivePath, sessions);
         await writeFileAtomic(
           registryPath,
           `${JSON.stringify({ version: SESSIONS_FILE_VERSION, sessions }, null, 2)}\n`,
@@ -210,8 +213,13 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   }
 
   function update(id: string, patch: Partial<Omit<SessionRecord, "id">>): Promise<SessionRecord> {
-    return mutate((sessions) => {
-      const index = sessions.findIndex((session) => session.id === id);
+    return mutate(async (sessions) => {
+      let index = sessions.findIndex((session) => session.id === id);
+      if (index < 0) {
+        // An archived session continued (`--session-id`): it comes back into the registry.
+        const archived = (await readArchive(archivePath)).find((session) => session.id === id);
+        if (archived) index = sessions.push(archived) - 1;
+      }
       if (index < 0) throw new Error(`session ${id} is not in ${registryPath}`);
       const record = { ...sessions[index]!, ...patch, id };
       sessions[index] = record;
@@ -222,7 +230,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   return {
     registryPath,
     async list() {
-      const sessions = (await read()).map((record) => withLiveStatus(record, isAlive));
+      const all = withArchived(await read(), await readArchive(archivePath));
+      const sessions = all.map((record) => withLiveStatus(record, isAlive));
       return sessions.sort((a, b) =>
         a.started_at === b.started_at
           ? b.id.localeCompare(a.id)
@@ -232,7 +241,9 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       );
     },
     async get(id) {
-      const record = (await read()).find((session) => session.id === id);
+      const record =
+        (await read()).find((session) => session.id === id) ??
+        (await readArchive(archivePath)).find((session) => session.id === id);
       return record && withLiveStatus(record, isAlive);
     },
     create(init) {

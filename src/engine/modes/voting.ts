@@ -45,7 +45,11 @@ export const votingMode: CoordinationModeSpec = {
     // deferral, nobody starts voting before every live agent has answered (step 5).
     if (agent.vote !== undefined) return false;
     if (agent.answerCount === 0 || !context.settings.defer_voting_until_all_answered) return true;
-    return context.team.live().every((other) => other.answerCount > 0 || other.vote !== undefined);
+    // An agent whose identical answer was refused has been shown an answer and most likely votes
+    // in the same round: waiting for that vote would cost a whole wave (issue 19).
+    return context.team
+      .live()
+      .every((other) => other.answerCount > 0 || other.vote !== undefined || other.refusedAsCopy);
   },
 
   submit(agent, call, seenVersion, context) {
@@ -61,7 +65,12 @@ export const votingMode: CoordinationModeSpec = {
       };
     }
     const refusal = refuseUnoriginal(call.content, context);
-    if (refusal !== undefined) return { status: "invalid", message: refusal };
+    if (refusal !== undefined) {
+      // An identical answer is agreement: the agent is told to vote for it (issue 19).
+      if (context.team.agents.some((other) => other.answer?.content === call.content))
+        agent.refusedAsCopy = true;
+      return { status: "invalid", message: refusal };
+    }
     return recordAnswer(agent, call.content, context);
   },
 

@@ -1,0 +1,64 @@
+/**
+ * The floor of the `coord serve` bench (issue 19): a plain `node:http` server that, for every
+ * incoming POST, makes the same model requests coord made for one team run — read from the JSON
+ * file given as its argument: `{ "url": model server base, "waves": [[body, …], …] }`, each wave's
+ * requests in parallel, the waves one after another, every response read to its end — and then
+ * answers with a small chat completion. No parsing, no validation, no logs: what any server that
+ * runs the same team must at least do. `node dist/bench/floor-server.js plan.json` listens on a
+ * free port of 127.0.0.1 and prints `listening on http://127.0.0.1:PORT` on stderr.
+ */
+import { readFileSync } from "node:fs";
+import { Agent, createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+
+interface Plan {
+  url: string;
+  waves: string[][];
+}
+
+const plan = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Plan;
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const target = new URL(`${plan.url}/chat/completions`);
+
+function modelCall(body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const call = httpRequest(
+      target,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.on("data", () => undefined);
+        response.on("end", resolve);
+        response.on("error", reject);
+      },
+    );
+    call.on("error", reject);
+    call.end(body);
+  });
+}
+
+const ANSWER = JSON.stringify({
+  object: "chat.completion",
+  choices: [{ index: 0, message: { role: "assistant", content: "The answer is 4." } }],
+});
+
+const server = createServer((req, res) => {
+  req.on("data", () => undefined);
+  req.on("end", () => {
+    void (async () => {
+      for (const wave of plan.waves) await Promise.all(wave.map(modelCall));
+      res.writeHead(200, { "content-type": "application/json" }).end(ANSWER);
+    })().catch((error: unknown) => res.writeHead(500).end(String(error)));
+  });
+});
+server.listen(0, "127.0.0.1", () => {
+  const { port } = server.address() as AddressInfo;
+  process.stderr.write(`listening on http://127.0.0.1:${port}\n`);
+});
+process.once("SIGTERM", () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});
