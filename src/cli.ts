@@ -98,18 +98,9 @@ function buildProgram(version: string): Command {
       new Option(
         "--plan-depth <depth>",
         "with --plan: granularity (shallow ≈5-10 tasks, medium ≈20-50, deep ≈100+; dynamic: by the task)",
-      ).choices([
-        "dynamic",
-        "shallow",
-        "medium",
-        "deep",
-      ]),
+      ).choices(["dynamic", "shallow", "medium", "deep"]),
     )
-    .option(
-      "--plan-steps <n>",
-      "with --plan: target task count",
-      positiveInteger("--plan-steps"),
-    )
+    .option("--plan-steps <n>", "with --plan: target task count", positiveInteger("--plan-steps"))
     .option(
       "--plan-chunks <n>",
       "with --plan: group the tasks into n chunks, executed one after another",
@@ -119,11 +110,7 @@ function buildProgram(version: string): Command {
       new Option(
         "--broadcast <mode>",
         "with --plan: agents may ask the user (human) or each other (agents) questions; false: none",
-      ).choices([
-        "human",
-        "agents",
-        "false",
-      ]),
+      ).choices(["human", "agents", "false"]),
     )
     .option("--plan-and-execute", "make a plan (as --plan), then execute it at once")
     .option(

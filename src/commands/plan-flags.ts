@@ -77,9 +77,12 @@ export function planRequest(flags: PlanFlags, context: PlanContext): PlanRequest
       );
     return { kind: "execute", ref: flags.executePlan };
   }
-  if (!context.question)
-    throw new ConfigError(`${mode} needs a task: coord ${mode} "<task>"`);
-  if (flags.planSteps !== undefined && flags.planChunks !== undefined && flags.planChunks > flags.planSteps)
+  if (!context.question) throw new ConfigError(`${mode} needs a task: coord ${mode} "<task>"`);
+  if (
+    flags.planSteps !== undefined &&
+    flags.planChunks !== undefined &&
+    flags.planChunks > flags.planSteps
+  )
     throw new ConfigError(
       `--plan-chunks ${flags.planChunks} is more than --plan-steps ${flags.planSteps}: every chunk needs a task`,
     );

@@ -48,7 +48,8 @@ export async function runPlanCommand(
   flags: RunCommandFlags,
   io: PlanIO,
 ): Promise<number> {
-  if (request.kind === "execute") return executePlan(await loadPlan(request.ref, io.cwd), flags, io);
+  if (request.kind === "execute")
+    return executePlan(await loadPlan(request.ref, io.cwd), flags, io);
   let settings = request.settings;
   let human: HumanChannel | undefined;
   let runFlags = flags;
@@ -127,7 +128,11 @@ function withWorkspaces(config: Config): Config {
  * Executes the plan's chunks that are not done yet, one run each.
  * @returns 0 once every chunk is done; the exit code of the chunk run that did not complete.
  */
-async function executePlan(stored: StoredPlan, flags: RunCommandFlags, io: PlanIO): Promise<number> {
+async function executePlan(
+  stored: StoredPlan,
+  flags: RunCommandFlags,
+  io: PlanIO,
+): Promise<number> {
   const shown = relative(io.cwd, stored.dir) || stored.dir;
   const chunks = chunksOf(stored.plan.tasks);
   const todo = chunks.filter((chunk) => !stored.metadata.chunks_done.includes(chunk));
@@ -265,13 +270,17 @@ function adherenceReport(stored: StoredPlan): string[] {
   const tasks = stored.plan.tasks;
   const counts = countStatuses(tasks);
   const added = tasks.filter((task) => task.added_reason !== undefined);
-  const skipped = tasks.filter((task) => task.status === "pending" || task.status === "in_progress");
+  const skipped = tasks.filter(
+    (task) => task.status === "pending" || task.status === "in_progress",
+  );
   return [
     `# Plan ${stored.plan.plan_id}: adherence`,
     "",
     `Plan ${stored.plan.plan_id} executed: ${tasks.length} tasks, ${counts.verified} verified, ${counts.completed} completed without verification, ${added.length} added during execution, ${skipped.length} skipped.`,
     ...added.map((task) => `- added ${task.id}: ${task.description} (why: ${task.added_reason})`),
-    ...skipped.map((task) => `- skipped ${task.id}: ${task.description}${task.notes ? ` (${task.notes})` : ""}`),
+    ...skipped.map(
+      (task) => `- skipped ${task.id}: ${task.description}${task.notes ? ` (${task.notes})` : ""}`,
+    ),
     `Result: ${join(stored.dir, "workspace")}`,
   ];
 }

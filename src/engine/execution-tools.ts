@@ -45,19 +45,25 @@ export function progressOf(agent: AgentState, execution: ExecutionSettings): Tas
 }
 
 /**
- * Why the agent may not give its answer yet (a task of the chunk in progress, or completed but
- * not verified), or undefined.
+ * Why the agent may not give its answer yet (a task of the chunk in progress, completed but not
+ * verified, or pending without notes saying why it was not done), or undefined.
  */
 export function unfinishedWork(progress: TaskProgress, chunk: number): string | undefined {
   const mine = progress.tasks.filter((task) => task.chunk === chunk);
   const running = mine.filter((task) => task.status === "in_progress").map((task) => task.id);
   const unchecked = mine.filter((task) => task.status === "completed").map((task) => task.id);
+  const untouched = mine
+    .filter((task) => task.status === "pending" && (task.notes ?? "").trim() === "")
+    .map((task) => task.id);
   const problems = [
     running.length > 0
       ? `${running.join(", ")} ${running.length === 1 ? "is" : "are"} still in progress (finish ${running.length === 1 ? "it" : "them"}, or set ${running.length === 1 ? "it" : "them"} back to pending and say why)`
       : "",
     unchecked.length > 0
       ? `${unchecked.join(", ")} ${unchecked.length === 1 ? "is" : "are"} completed but not verified (check ${unchecked.length === 1 ? "it" : "them"} as the verification says, then set verified)`
+      : "",
+    untouched.length > 0
+      ? `${untouched.join(", ")} ${untouched.length === 1 ? "is" : "are"} not done (do ${untouched.length === 1 ? "it" : "them"}, or set ${untouched.length === 1 ? "it" : "them"} to pending with notes saying why you cannot)`
       : "",
   ].filter((problem) => problem !== "");
   return problems.length > 0 ? `Not yet: ${problems.join("; ")}.` : undefined;
@@ -71,9 +77,7 @@ export function executionTools(agent: AgentState, context: ModeContext): LocalTo
   const find = (id: unknown): PlanTask => {
     const task = progress().tasks.find((candidate) => candidate.id === id);
     if (typeof id !== "string" || task === undefined)
-      throw new Error(
-        `No task ${JSON.stringify(id)} in the plan; get_task_plan lists the tasks.`,
-      );
+      throw new Error(`No task ${JSON.stringify(id)} in the plan; get_task_plan lists the tasks.`);
     return task;
   };
   const object = (properties: Record<string, unknown>, required: string[]) => ({
@@ -168,7 +172,9 @@ export function executionTools(agent: AgentState, context: ModeContext): LocalTo
         for (const id of dependsOn) {
           const dependency = find(id);
           if (dependency.chunk > execution.chunk)
-            throw new Error(`${dependency.id} belongs to a later chunk; depend on this chunk's tasks or earlier ones.`);
+            throw new Error(
+              `${dependency.id} belongs to a later chunk; depend on this chunk's tasks or earlier ones.`,
+            );
         }
         const priority = TaskPriority.safeParse(fields.priority ?? "medium");
         const task: PlanTask = {
@@ -203,9 +209,13 @@ function checkTransition(
   execution: ExecutionSettings,
 ): void {
   if (task.chunk < execution.chunk)
-    throw new Error(`${task.id} was done in chunk ${task.chunk}; this run executes chunk ${execution.chunk}.`);
+    throw new Error(
+      `${task.id} was done in chunk ${task.chunk}; this run executes chunk ${execution.chunk}.`,
+    );
   if (task.chunk > execution.chunk)
-    throw new Error(`${task.id} belongs to chunk ${task.chunk}; this run executes chunk ${execution.chunk}: leave it for later.`);
+    throw new Error(
+      `${task.id} belongs to chunk ${task.chunk}; this run executes chunk ${execution.chunk}: leave it for later.`,
+    );
   if (status === "verified" && !isDone(task.status))
     throw new Error(`${task.id} is ${task.status}: complete it first, then verify it.`);
   if (status === "in_progress" || status === "completed") {
@@ -214,7 +224,9 @@ function checkTransition(
       return dependency === undefined || !isDone(dependency.status);
     });
     if (open.length > 0)
-      throw new Error(`${task.id} depends on ${open.join(", ")}, not done yet: do ${open.length === 1 ? "it" : "them"} first.`);
+      throw new Error(
+        `${task.id} depends on ${open.join(", ")}, not done yet: do ${open.length === 1 ? "it" : "them"} first.`,
+      );
   }
 }
 

@@ -169,7 +169,7 @@ export function executionSystemPrompt(options: {
       '2. update_task_status(task_id, "in_progress"), do the task with your tools, then update_task_status(task_id, "completed", notes).',
       '3. Check each completed task as its verification says (read the file back, run the command), then update_task_status(task_id, "verified", notes: what you checked).',
       "4. If the work needs a task the plan lacks, add_task(description, verification, depends_on, reason).",
-      "5. A task you cannot do: set it back to pending and say why in your answer.",
+      "5. A task you cannot do: set it to pending with notes saying why (an answer is refused while a task of the chunk is untouched).",
     ].join("\n"),
   );
   const choices: string[] = [];

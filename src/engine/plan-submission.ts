@@ -124,7 +124,8 @@ function parseTask(
     problems.push(`${where} is not an object`);
     return undefined;
   }
-  const id = typeof raw.id === "string" ? raw.id.trim() : typeof raw.id === "number" ? `${raw.id}` : "";
+  const id =
+    typeof raw.id === "string" ? raw.id.trim() : typeof raw.id === "number" ? `${raw.id}` : "";
   const label = id === "" ? where : `task ${id}`;
   if (id === "") problems.push(`${where} has no "id"`);
   const description = typeof raw.description === "string" ? raw.description.trim() : "";
@@ -140,7 +141,9 @@ function parseTask(
   let chunk = 1;
   if (raw.chunk === undefined || raw.chunk === null) {
     if (targets.chunks !== undefined)
-      problems.push(`${label} has no "chunk" (--plan-chunks ${targets.chunks}: 1 to ${targets.chunks})`);
+      problems.push(
+        `${label} has no "chunk" (--plan-chunks ${targets.chunks}: 1 to ${targets.chunks})`,
+      );
   } else if (typeof raw.chunk === "number" && Number.isInteger(raw.chunk) && raw.chunk >= 1) {
     chunk = raw.chunk;
   } else {

@@ -6,12 +6,7 @@
  * these events to {@link applyPlanEvent}; the terminal UI, `coord logs` and the plan command read
  * the result. Pure.
  */
-import {
-  countStatuses,
-  type EventOf,
-  type PlanTask,
-  type TaskStatus,
-} from "../events/index.js";
+import { countStatuses, type EventOf, type PlanTask, type TaskStatus } from "../events/index.js";
 
 /** An accepted plan (`plan` event). */
 export interface PlanRecord {
@@ -66,7 +61,12 @@ export const INITIAL_PLAN_STATE: PlanState = { plans: [], questions: [], executi
 
 /** The events {@link applyPlanEvent} handles. */
 export type PlanEvent = EventOf<
-  "plan" | "broadcast-question" | "broadcast-reply" | "plan-execution" | "task-status" | "task-added"
+  | "plan"
+  | "broadcast-question"
+  | "broadcast-reply"
+  | "plan-execution"
+  | "task-status"
+  | "task-added"
 >;
 
 const NO_PROGRESS: AgentProgress = { statuses: {}, notes: {}, added: [] };
@@ -109,7 +109,10 @@ export function applyPlanEvent<S extends PlanState>(state: S, event: PlanEvent):
         ...state,
         questions: state.questions.map((question) =>
           question.questionId === event.questionId
-            ? { ...question, replies: [...question.replies, { from: event.from, text: event.text }] }
+            ? {
+                ...question,
+                replies: [...question.replies, { from: event.from, text: event.text }],
+              }
             : question,
         ),
       };

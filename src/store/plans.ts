@@ -217,7 +217,9 @@ export async function readPlanDir(dir: string): Promise<StoredPlan> {
   const plan = await readJson(join(dir, PLAN_FILES.plan), PlanFile);
   const problems = checkPlanTasks(plan.tasks);
   if (problems.length > 0)
-    throw new StoredFileError(`${join(dir, PLAN_FILES.plan)} is not a valid plan: ${problems.join("; ")}`);
+    throw new StoredFileError(
+      `${join(dir, PLAN_FILES.plan)} is not a valid plan: ${problems.join("; ")}`,
+    );
   const metadata = await readJson(join(dir, PLAN_FILES.metadata), PlanMetadata);
   const text = (name: string) =>
     readFile(join(dir, name), "utf8").then(

@@ -3,8 +3,8 @@
  * docs/planning.md): one run executes one chunk of a plan. Every agent works through the chunk
  * on its own, in its own workspace, with the plan tools (`../execution-tools.ts`) and its file
  * tools; it gives its result with `new_answer` once no task of the chunk is in progress or
- * completed but unverified (pending tasks it could not do are allowed, and counted as skipped);
- * then the team votes as in voting mode and the winner presents. The winner's copy of the plan
+ * completed but unverified, and every pending one carries notes saying why it was not done
+ * (counted as skipped); then the team votes as in voting mode and the winner presents. The winner's copy of the plan
  * is the plan's progress (the runner reads it from the `task-status` / `task-added` events).
  *
  * Before the first round it emits `plan-execution` (the plan and the chunk).
