@@ -8,6 +8,7 @@
 import { copyFile, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import type { PlanFile, PlanMetadata } from "../src/store/index.js";
 import { makeSandbox, REPO_ROOT, runCli } from "./support/cli.js";
 import {
   type FakeOpenAIServer,
@@ -32,7 +33,10 @@ async function onlyPlanDir(cwd: string): Promise<string> {
   return join(cwd, ".coord", "plans", names[0]!);
 }
 
-const readJson = async (path: string) => JSON.parse(await readFile(path, "utf8")) as any;
+const readPlan = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, "plan.json"), "utf8")) as PlanFile;
+const readMetadata = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, "plan_metadata.json"), "utf8")) as PlanMetadata;
 const statuses = (plan: { tasks: { id: string; status: string }[] }) =>
   Object.fromEntries(plan.tasks.map((task) => [task.id, task.status]));
 
@@ -51,9 +55,9 @@ describe("--plan and --execute-plan with a scripted team", () => {
     const dir = await onlyPlanDir(box.cwd);
     const id = dir.split("plan_")[1]!;
     expect(planned.stderr).toContain(`execute: coord --execute-plan ${id}`);
-    const plan = await readJson(join(dir, "plan.json"));
+    const plan = await readPlan(dir);
     expect(plan).toMatchObject({ plan_id: id, question: "Build a tiny site", chunks: 2 });
-    expect(plan.tasks.map((task: any) => `${task.id}@${task.chunk}:${task.status}`)).toEqual([
+    expect(plan.tasks.map((task) => `${task.id}@${task.chunk}:${task.status}`)).toEqual([
       "T1@1:pending",
       "T2@1:pending",
       "T3@2:pending",
@@ -66,8 +70,8 @@ describe("--plan and --execute-plan with a scripted team", () => {
     expect(await readFile(join(dir, "design_decisions.md"), "utf8")).toBe(
       "Plain HTML, one stylesheet.\n",
     );
-    expect(await readJson(join(dir, "frozen", "plan.json"))).toEqual(plan);
-    const metadata = await readJson(join(dir, "plan_metadata.json"));
+    expect(await readPlan(join(dir, "frozen"))).toEqual(plan);
+    const metadata = await readMetadata(dir);
     expect(metadata).toMatchObject({ plan_id: id, status: "ready", chunks_done: [] });
     expect(metadata.planning_session).toMatch(/^session_/);
 
@@ -81,9 +85,9 @@ describe("--plan and --execute-plan with a scripted team", () => {
     expect(first.stderr).toContain(
       `chunk 2 of 2 did not complete; resume: coord --execute-plan ${id}`,
     );
-    let progress = await readJson(join(dir, "plan_metadata.json"));
+    let progress = await readMetadata(dir);
     expect(progress).toMatchObject({ status: "failed", chunks_done: [1] });
-    expect(statuses(await readJson(join(dir, "plan.json")))).toEqual({
+    expect(statuses(await readPlan(dir))).toEqual({
       T1: "verified",
       T2: "verified",
       T3: "pending",
@@ -99,14 +103,14 @@ describe("--plan and --execute-plan with a scripted team", () => {
     expect(second.stderr).toContain(
       "executed: 6 tasks, 5 verified, 0 completed without verification, 1 added during execution, 1 skipped.",
     );
-    progress = await readJson(join(dir, "plan_metadata.json"));
+    progress = await readMetadata(dir);
     expect(progress).toMatchObject({ status: "completed", chunks_done: [1, 2] });
-    expect(progress.executions.map((run: any) => `${run.chunk}:${run.result}`)).toEqual([
+    expect(progress.executions.map((run) => `${run.chunk}:${run.result}`)).toEqual([
       "1:completed",
       "2:failed",
       "2:completed",
     ]);
-    const final = await readJson(join(dir, "plan.json"));
+    const final = await readPlan(dir);
     expect(statuses(final)).toEqual({
       T1: "verified",
       T2: "verified",
@@ -115,7 +119,7 @@ describe("--plan and --execute-plan with a scripted team", () => {
       T5: "pending",
       A1: "verified",
     });
-    expect(final.tasks.find((task: any) => task.id === "T5").notes).toBe("no time for a README");
+    expect(final.tasks.find((task) => task.id === "T5")?.notes).toBe("no time for a README");
     expect((await readdir(join(dir, "workspace"))).sort()).toEqual([
       "about.html",
       "index.html",
@@ -125,7 +129,7 @@ describe("--plan and --execute-plan with a scripted team", () => {
     const log = (await readFile(join(dir, "execution_log.jsonl"), "utf8"))
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line) as { type: string; chunk?: number; task_id?: string });
     expect(log.map((entry) => `${entry.type}${entry.chunk ?? ""}${entry.task_id ?? ""}`)).toEqual([
       "chunk-start1",
       "task-statusT1",
@@ -283,7 +287,7 @@ describe("--plan-and-execute against a fake OpenAI model", () => {
     expect(interrupted.code).toBe(4);
     const dir = await onlyPlanDir(box.cwd);
     const id = dir.split("plan_")[1]!;
-    expect(await readJson(join(dir, "plan_metadata.json"))).toMatchObject({
+    expect(await readMetadata(dir)).toMatchObject({
       status: "executing",
       chunks_done: [1],
     });
@@ -302,12 +306,12 @@ describe("--plan-and-execute against a fake OpenAI model", () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`PLAN_DIR: ${dir}\nPLAN_ID: ${id}\n`);
     expect(resumed.stdout).toContain("COMPLETED: true");
-    expect(statuses(await readJson(join(dir, "plan.json")))).toEqual({
+    expect(statuses(await readPlan(dir))).toEqual({
       T1: "verified",
       T2: "verified",
     });
     expect((await readdir(join(dir, "workspace"))).sort()).toEqual(["hello.txt", "world.txt"]);
-    expect(await readJson(join(dir, "plan_metadata.json"))).toMatchObject({
+    expect(await readMetadata(dir)).toMatchObject({
       status: "completed",
       chunks_done: [1, 2],
     });

@@ -30,7 +30,7 @@ import {
 } from "../store/index.js";
 import type { CommandIO } from "./io.js";
 import type { PlanRequest } from "./plan-flags.js";
-import { type RunCommandFlags, type RunPhase, runQuestion } from "./run.js";
+import { type RunCommandFlags, runQuestion } from "./run.js";
 
 /** The IO of a planning command: a command's IO plus stdin (`--broadcast human`). */
 export interface PlanIO extends CommandIO {

@@ -164,8 +164,10 @@ export function executionTools(agent: AgentState, context: ModeContext): LocalTo
       },
       async execute(input) {
         const fields = record(input);
-        const text = (key: string) =>
-          typeof fields[key] === "string" ? (fields[key] as string).trim() : "";
+        const text = (key: string) => {
+          const value = fields[key];
+          return typeof value === "string" ? value.trim() : "";
+        };
         for (const key of ["description", "verification", "reason"])
           if (text(key) === "") throw new Error(`add_task needs a non-empty "${key}".`);
         const dependsOn = Array.isArray(fields.depends_on) ? fields.depends_on : [];
