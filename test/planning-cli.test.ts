@@ -153,6 +153,31 @@ describe("--plan and --execute-plan with a scripted team", () => {
     expect(again.stderr).toContain(`plan ${id} is already executed`);
   }, 120_000);
 
+  test("--broadcast human with --automation falls back to agents, saying so: the other agent replies", async () => {
+    const box = await sandboxWith("ask-agents.yaml");
+    const result = await runCli(
+      [
+        "--config",
+        "ask-agents.yaml",
+        "--plan",
+        "--broadcast",
+        "human",
+        "--automation",
+        "Build a site",
+      ],
+      box,
+    );
+    expect(result.stderr).toContain(
+      "coord: warning: --broadcast human: --automation has nobody to answer; the agents ask each other instead (--broadcast agents)",
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^PLAN_DIR: .*plan_\d{8}_\d{6}_\d{6}$/m);
+    const dir = await onlyPlanDir(box.cwd);
+    expect(await readFile(join(dir, "design_decisions.md"), "utf8")).toBe(
+      "Plain HTML, as bob said.\n",
+    );
+  }, 120_000);
+
   test("planning flags without a planning mode, and bad combinations, exit 1 naming the fix", async () => {
     const box = await sandboxWith("plan-team.yaml");
     const cases: [string[], string][] = [

@@ -13,6 +13,8 @@ export function terminalHumanChannel(
 ): HumanChannel {
   let queue: Promise<unknown> = Promise.resolve();
   const askOne = async (question: HumanQuestion, signal: AbortSignal): Promise<string> => {
+    // Let the trace line of the question (published through the run's event stream) come first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     signal.throwIfAborted();
     const lines = createInterface({ input, output, terminal: false });
     try {

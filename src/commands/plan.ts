@@ -85,7 +85,7 @@ export async function runPlanCommand(
       return {
         automation: [`PLAN_DIR: ${stored.dir}`, `PLAN_ID: ${stored.plan.plan_id}`],
         text: [
-          `Plan: ${shown} (${plan.tasks.length} tasks${stored.plan.chunks > 1 ? ` in ${stored.plan.chunks} chunks` : ""}; execute: coord --execute-plan ${stored.plan.plan_id})`,
+          `Plan: ${shown} (${plan.tasks.length} task${plan.tasks.length === 1 ? "" : "s"}${stored.plan.chunks > 1 ? ` in ${stored.plan.chunks} chunks` : ""}; execute: coord --execute-plan ${stored.plan.plan_id})`,
         ],
       };
     },
