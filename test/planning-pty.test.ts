@@ -2,12 +2,13 @@
  * `--broadcast human` in a real pseudo-terminal (tmux; issue 11 item 3): an agent's question
  * appears on the terminal, the answer typed there is the asking agent's tool result and reaches
  * the other agent's next prompt (its script fails unless the prompt carries it), and the plan
- * both then agree on is stored.
+ * both then agree on is stored. Ctrl+P while a plan executes shows that it is blocked (spec
+ * §4.1), and Ctrl+C still stops the run.
  */
 import { copyFile, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { CLI, makeSandbox, REPO_ROOT } from "./support/cli.js";
+import { CLI, makeSandbox, REPO_ROOT, runCli } from "./support/cli.js";
 import { hasTmux, TmuxPane } from "./support/tmux.js";
 
 let pane: TmuxPane | undefined;
@@ -42,4 +43,27 @@ describe.skipIf(!hasTmux())("--broadcast human", () => {
       expect(decisions).toBe("Plain HTML, as the user asked.\n");
     },
   );
+});
+
+describe.skipIf(!hasTmux())("Ctrl+P while a plan executes", () => {
+  test("shows the blocked message; Ctrl+C still interrupts", { timeout: 60_000 }, async () => {
+    const box = await makeSandbox();
+    for (const file of ["one-task-plan.yaml", "slow-execute.yaml"])
+      await copyFile(join(REPO_ROOT, "test", "fixtures", "planning", file), join(box.cwd, file));
+    const planned = await runCli(["--config", "one-task-plan.yaml", "--plan", "A page"], box);
+    expect(planned.code).toBe(0);
+    const command =
+      `cd '${box.cwd}' && env -u CI -u CONTINUOUS_INTEGRATION HOME='${box.home}' ` +
+      `'${process.execPath}' '${CLI}' --config slow-execute.yaml --execute-plan latest; echo EXIT=$?; sleep 60`;
+    pane = new TmuxPane(command, { columns: 120, rows: 30 });
+    await pane.waitFor("coord · execution", 30_000);
+    pane.keys("C-p");
+    await pane.waitFor(
+      "Ctrl+P is blocked while a plan executes: the working-directory scope cannot change mid-execution.",
+    );
+    pane.keys("C-c");
+    const screen = await pane.waitFor(/EXIT=\d+/, 30_000);
+    expect(screen).toContain("EXIT=4");
+    expect(screen).toContain("resume: coord --execute-plan");
+  });
 });

@@ -276,7 +276,7 @@ function adherenceReport(stored: StoredPlan): string[] {
   return [
     `# Plan ${stored.plan.plan_id}: adherence`,
     "",
-    `Plan ${stored.plan.plan_id} executed: ${tasks.length} tasks, ${counts.verified} verified, ${counts.completed} completed without verification, ${added.length} added during execution, ${skipped.length} skipped.`,
+    `Plan ${stored.plan.plan_id} executed: ${tasks.length} task${tasks.length === 1 ? "" : "s"}, ${counts.verified} verified, ${counts.completed} completed without verification, ${added.length} added during execution, ${skipped.length} skipped.`,
     ...added.map((task) => `- added ${task.id}: ${task.description} (why: ${task.added_reason})`),
     ...skipped.map(
       (task) => `- skipped ${task.id}: ${task.description}${task.notes ? ` (${task.notes})` : ""}`,
