@@ -8,6 +8,7 @@
 import { copyFile, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import type { LogsSummaryJson } from "../src/logs/index.js";
 import type { PlanFile, PlanMetadata } from "../src/store/index.js";
 import { makeSandbox, REPO_ROOT, runCli } from "./support/cli.js";
 import {
@@ -147,6 +148,25 @@ describe("--plan and --execute-plan with a scripted team", () => {
     const report = await readFile(join(dir, "adherence_report.md"), "utf8");
     expect(report).toContain("- added A1: Add a favicon (why: browsers ask for it)");
     expect(report).toContain("- skipped T5: Write README.md (no time for a README)");
+
+    // coord logs shows the last chunk's progress.
+    const logs = await runCli(["logs", "summary", "--json"], box);
+    expect((JSON.parse(logs.stdout) as LogsSummaryJson).plan).toEqual({
+      plans_submitted: 0,
+      winning_tasks: null,
+      questions: 0,
+      questions_answered: 0,
+      execution: {
+        plan_id: id,
+        chunk: 2,
+        chunks: 2,
+        agents: [{ id: "worker", tasks: 4, done: 3, verified: 3, added: 1 }],
+      },
+    });
+    const text = await runCli(["logs", "summary"], box);
+    expect(text.stdout).toContain(
+      `Plan ${id}, chunk 2 of 2:\n  worker  3/4 tasks done, 3 verified, 1 added`,
+    );
 
     const again = await runCli(["--config", "execute-chunk2.yaml", "--execute-plan", id], box);
     expect(again.code).toBe(0);

@@ -57,6 +57,8 @@ describe.skipIf(!hasTmux())("Ctrl+P while a plan executes", () => {
       `'${process.execPath}' '${CLI}' --config slow-execute.yaml --execute-plan latest; echo EXIT=$?; sleep 60`;
     pane = new TmuxPane(command, { columns: 120, rows: 30 });
     await pane.waitFor("coord · execution", 30_000);
+    // The strip shows the chunk and the task progress.
+    await pane.waitFor("chunk 1/1 │ tasks 0/1");
     pane.keys("C-p");
     await pane.waitFor(
       "Ctrl+P is blocked while a plan executes: the working-directory scope cannot change mid-execution.",
