@@ -218,7 +218,7 @@ export async function readPlanDir(dir: string): Promise<StoredPlan> {
   const problems = checkPlanTasks(plan.tasks);
   if (problems.length > 0)
     throw new StoredFileError(
-      `${join(dir, PLAN_FILES.plan)} is not a valid plan: ${problems.join("; ")}`,
+      `${join(dir, PLAN_FILES.plan)} is not a valid plan: ${problems.join("; ")} (fix the file, or make a new plan with coord --plan)`,
     );
   const metadata = await readJson(join(dir, PLAN_FILES.metadata), PlanMetadata);
   const text = (name: string) =>
