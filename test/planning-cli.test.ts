@@ -173,6 +173,32 @@ describe("--plan and --execute-plan with a scripted team", () => {
     expect(again.stderr).toContain(`plan ${id} is already executed`);
   }, 120_000);
 
+  test("@examples/scripted_planning --plan-and-execute --plan-chunks 2: two agents plan, then write the files chunk by chunk", async () => {
+    const box = await makeSandbox();
+    const result = await runCli(
+      [
+        "--config",
+        "@examples/scripted_planning",
+        "--plan-and-execute",
+        "--plan-chunks",
+        "2",
+        "--automation",
+        "Write hello.txt and world.txt",
+      ],
+      box,
+    );
+    expect(result.code).toBe(0);
+    const dir = await onlyPlanDir(box.cwd);
+    const id = dir.split("plan_")[1]!;
+    // One PLAN_DIR/PLAN_ID pair per run: planning, chunk 1, chunk 2.
+    expect(result.stdout.split(`PLAN_DIR: ${dir}\nPLAN_ID: ${id}\n`)).toHaveLength(4);
+    expect(result.stdout.match(/^COMPLETED: true$/gm)).toHaveLength(3);
+    expect(statuses(await readPlan(dir))).toEqual({ T1: "verified", T2: "verified" });
+    expect(await readFile(join(dir, "workspace", "hello.txt"), "utf8")).toBe("hello\n");
+    expect(await readFile(join(dir, "workspace", "world.txt"), "utf8")).toBe("world\n");
+    expect(await readMetadata(dir)).toMatchObject({ status: "completed", chunks_done: [1, 2] });
+  }, 120_000);
+
   test("--broadcast human with --automation falls back to agents, saying so: the other agent replies", async () => {
     const box = await sandboxWith("ask-agents.yaml");
     const result = await runCli(
