@@ -37,13 +37,6 @@ function readVersion(): string {
   return "0.0.0";
 }
 
-/** Flags of spec section 4.1 that this version accepts but does not run yet. */
-const NOT_YET: Array<{ key: string; flag: string }> = [
-  { key: "plan", flag: "--plan" },
-  { key: "planAndExecute", flag: "--plan-and-execute" },
-  { key: "executePlan", flag: "--execute-plan" },
-];
-
 /** Builds the program; `run` executes it on the given argv. */
 function buildProgram(version: string): Command {
   const program = new Command("coord");
@@ -98,30 +91,33 @@ function buildProgram(version: string): Command {
         "give the agents the working directory as a context path: ro/read (every agent reads it) or rw/write (the agent presenting the final answer may also write there); in chat: Ctrl+P (docs/tools.md)",
       ).choices(["ro", "rw", "read", "write"]),
     )
-    .option("--plan", "planning only: create a task plan (not available yet)")
-    .addOption(
-      new Option("--plan-depth <depth>", "plan granularity").choices([
-        "dynamic",
-        "shallow",
-        "medium",
-        "deep",
-      ]),
+    .option(
+      "--plan",
+      "planning only: the team agrees on a task plan, stored in .coord/plans/ (docs/planning.md)",
     )
-    .option("--plan-steps <n>", "task-count target for planning", positiveInteger("--plan-steps"))
+    .addOption(
+      new Option(
+        "--plan-depth <depth>",
+        "with --plan: granularity (shallow ≈5-10 tasks, medium ≈20-50, deep ≈100+; dynamic: by the task)",
+      ).choices(["dynamic", "shallow", "medium", "deep"]),
+    )
+    .option("--plan-steps <n>", "with --plan: target task count", positiveInteger("--plan-steps"))
     .option(
       "--plan-chunks <n>",
-      "chunk-count target for planning",
+      "with --plan: group the tasks into n chunks, executed one after another",
       positiveInteger("--plan-chunks"),
     )
     .addOption(
-      new Option("--broadcast <mode>", "planning collaboration").choices([
-        "human",
-        "agents",
-        "false",
-      ]),
+      new Option(
+        "--broadcast <mode>",
+        "with --plan: agents may ask the user (human) or each other (agents) questions; false: none",
+      ).choices(["human", "agents", "false"]),
     )
-    .option("--plan-and-execute", "create a plan and execute it (not available yet)")
-    .option("--execute-plan <plan>", "execute a plan: directory, id or latest (not available yet)")
+    .option("--plan-and-execute", "make a plan (as --plan), then execute it at once")
+    .option(
+      "--execute-plan <plan>",
+      "execute a stored plan, chunk by chunk (resumes an interrupted one): its folder, id or latest",
+    )
     .option(
       "--web",
       "browser UI instead of the terminal UI: live agents, votes, workspaces, sessions (docs/web.md)",
@@ -156,7 +152,7 @@ function buildProgram(version: string): Command {
     )
     .option(
       "--automation",
-      "only parseable lines on stdout: LOG_DIR, STATUS, QUESTION, WINNER, ANSWER_FILE, DURATION, COMPLETED",
+      "only parseable lines on stdout: LOG_DIR, STATUS, QUESTION, WINNER, ANSWER_FILE, DURATION, COMPLETED (planning: PLAN_DIR, PLAN_ID)",
     )
     .addHelpText(
       "after",
@@ -179,11 +175,6 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     )
     .action(
       async (question: string | undefined, options: Record<string, unknown>, command: Command) => {
-        for (const { key, flag } of NOT_YET) {
-          if (options[key] !== undefined && options[key] !== false) {
-            throw new ConfigError(`${flag} is not available yet in this version of coord`);
-          }
-        }
         // A mistyped sub-command (`coord exprt`) must never be sent to the team as a question.
         if (question !== undefined) refuseCommandLikeQuestion(question, commandNames(program));
         const home = process.env.HOME ?? homedir();
@@ -235,6 +226,13 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         if (options.web && options.automation)
           throw new ConfigError("--web and --automation cannot be combined: pick one display");
         const text = question ?? (await readQuestionFromStdin());
+        const { planRequest } = await import("./commands/plan-flags.js");
+        const plan = planRequest(options, {
+          question: text !== undefined && text.trim() !== "",
+          web: options.web === true,
+          quick: options.quick === true,
+          coordinationMode: options.coordinationMode as string | undefined,
+        });
         const asks =
           options.setup === true ||
           options.select === true ||
@@ -269,14 +267,13 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           );
           return;
         }
-        if (text === undefined || text.trim() === "") {
+        if ((text === undefined || text.trim() === "") && plan.kind !== "execute") {
           if (options.automation)
             throw new ConfigError('--automation needs a question: coord --automation "question"');
           const { runChat } = await import("./commands/chat.js");
           process.exitCode = await runChat(flags, { ...io, stdin: process.stdin });
           return;
         }
-        const { runQuestion } = await import("./commands/run.js");
         const interrupts = watchRunInterrupts({
           source: process,
           onStopping: (signal) => {
@@ -287,16 +284,26 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           quit: () => process.exit(ExitCode.interrupted),
         });
         onOutputClosed = () => interrupts.outputClosed();
+        const runFlags = {
+          ...flags,
+          outputFile: options.outputFile as string | undefined,
+          automation: options.automation === true,
+        };
         try {
-          process.exitCode = await runQuestion(
-            text,
-            {
-              ...flags,
-              outputFile: options.outputFile as string | undefined,
-              automation: options.automation === true,
-            },
-            { ...io, signal: interrupts.signal },
-          );
+          if (plan.kind !== "none") {
+            const { runPlanCommand } = await import("./commands/plan.js");
+            process.exitCode = await runPlanCommand(plan, text, runFlags, {
+              ...io,
+              signal: interrupts.signal,
+              stdin: process.stdin,
+            });
+          } else {
+            const { runQuestion } = await import("./commands/run.js");
+            process.exitCode = await runQuestion(text!, runFlags, {
+              ...io,
+              signal: interrupts.signal,
+            });
+          }
         } finally {
           interrupts.dispose();
           onOutputClosed = undefined;

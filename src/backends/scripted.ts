@@ -76,6 +76,7 @@ export function stepToolCalls(step: ScriptedStep, callIndex: number): ToolCall[]
   if (step.vote !== undefined)
     calls.push({ name: "vote", input: { agent_id: step.vote, reason: step.reason ?? "" } });
   if (step.stop !== undefined) calls.push({ name: "stop", input: { ...step.stop } });
+  if (step.plan !== undefined) calls.push({ name: "submit_plan", input: { ...step.plan } });
   for (const call of step.tool_calls ?? []) calls.push(call);
   return calls.map((call, index) => ({
     toolCallId: `call_${callIndex}_${index}`,

@@ -73,7 +73,11 @@ export async function createRunDisplay(
       kind: "ink",
       started: () => undefined,
       event(_event, state) {
-        live ??= mountLiveRun({ stdout: io.stdout as NodeJS.WriteStream });
+        live ??= mountLiveRun({
+          stdout: io.stdout as NodeJS.WriteStream,
+          // Read only in execution mode (Ctrl+P is blocked there, with a message).
+          ...(state.mode === "execution" ? { stdin: process.stdin } : {}),
+        });
         live.update(state);
       },
       close: async (state) => live?.finish(state),

@@ -16,6 +16,7 @@ import {
   type RunFlags,
   type RunHandle,
   startRun,
+  type StartRunOptions,
 } from "../runner/index.js";
 import { latestPersonas, type RunState } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
@@ -54,6 +55,28 @@ export interface RunCommandFlags extends RunFlags {
 }
 
 /**
+ * What a planning command adds to one run (src/commands/plan.ts): the mode and config it runs
+ * with, the engine's planning/execution settings, and what to do once it has ended.
+ */
+export interface RunPhase {
+  /** The prepared run this phase starts (mode, agents, config). */
+  prepare(prepared: PreparedRun): PreparedRun;
+  start?: Pick<StartRunOptions, "planning" | "execution" | "human" | "workspaceSeed">;
+  /**
+   * Called once the run ended, before the closing lines; returns lines to add: `automation`
+   * (stdout, with `--automation`, before `COMPLETED:`) and `text` (stderr otherwise).
+   */
+  after?(result: PhaseResult): Promise<{ automation: string[]; text: string[] }>;
+}
+
+/** A finished run as {@link RunPhase.after} sees it. */
+export interface PhaseResult {
+  state: RunState;
+  logDir: string | undefined;
+  sessionId: string;
+}
+
+/**
  * Runs one question end to end, as a turn of a memory session (a new one, or the one
  * `--session-id` / `session_id:` names, whose history the agents then see).
  * @returns the exit code (0 success, 2 every agent failed, 3 timeout without an answer, 4
@@ -65,8 +88,10 @@ export async function runQuestion(
   question: string,
   flags: RunCommandFlags,
   io: CommandIO,
+  phase?: RunPhase,
 ): Promise<number> {
-  const prepared = await prepareRun(flags, io);
+  const base = await prepareRun(flags, io);
+  const prepared = phase ? phase.prepare(base) : base;
   for (const warning of prepared.warnings) io.stderr.write(`coord: warning: ${warning}\n`);
   // Warnings that come while a live view owns the terminal wait until it is closed.
   let deferred: string[] | undefined;
@@ -76,7 +101,7 @@ export async function runQuestion(
   };
   const tracing = await openCommandTracing(flags.tracing, prepared.env, io, warn);
   try {
-    return await runTraced(question, flags, io, prepared, tracing, {
+    return await runTraced(question, flags, io, prepared, tracing, phase, {
       defer: () => (deferred ??= []),
       flush: () => {
         const messages = deferred ?? [];
@@ -97,6 +122,7 @@ async function runTraced(
   io: CommandIO,
   prepared: PreparedRun,
   tracing: Tracing | undefined,
+  phase: RunPhase | undefined,
   warnings: { defer(): void; flush(): void },
 ): Promise<number> {
   const { config } = prepared;
@@ -117,6 +143,7 @@ async function runTraced(
   try {
     handle = await startRun({
       ...prepared,
+      ...phase?.start,
       question,
       history: session.history,
       personas: latestPersonas(session.turns),
@@ -173,11 +200,15 @@ async function runTraced(
       `coord: warning: cannot record the session in ${session.store.registryPath}: ${(error as Error).message}\n`,
     );
   }
+  const extra = phase?.after
+    ? await phase.after({ state, logDir, sessionId: session.record.id })
+    : { automation: [], text: [] };
   return finish(state, {
     flags,
     io,
     logDir,
     display,
+    extra,
     sessionId: session.record.id,
     trace:
       runTrace && tracing ? { id: runTrace.traceId, destination: tracing.destination } : undefined,
@@ -199,6 +230,8 @@ async function finish(
     io: CommandIO;
     logDir: string | undefined;
     display: RunDisplay;
+    /** Lines a planning phase adds (plan folder, progress). */
+    extra: { automation: string[]; text: string[] };
     sessionId: string;
     /** The run's trace id and where its spans went, when traced. */
     trace: { id: string; destination: string } | undefined;
@@ -223,10 +256,12 @@ async function finish(
     io.stderr.write(`coord: ${failureMessage(state)}\n`);
   }
   if (display.automationEnd) {
+    for (const line of context.extra.automation) io.stdout.write(`${line}\n`);
     display.automationEnd(state, answerFile);
   } else {
     const prefix = display.kind === "plain" ? "[system] " : "";
     if (display.kind === "ink") io.stderr.write("\n");
+    for (const line of context.extra.text) io.stderr.write(`${prefix}${line}\n`);
     // The presenter's workspace after the final answer: the run's result (docs/tools.md).
     const result = state.snapshots.findLast((snapshot) => snapshot.label.endsWith(".final"));
     if (result && answered) {

@@ -68,7 +68,12 @@ export const EXAMPLE_CATEGORIES: readonly ExampleCategory[] = [
   { label: "agents that act (files, commands, MCP)", examples: ["tools_team", "scripted_tools"] },
   {
     label: "other ways to coordinate",
-    examples: ["decomposition_team", "decomposition_scripted", "personas_team"],
+    examples: [
+      "decomposition_team",
+      "decomposition_scripted",
+      "personas_team",
+      "scripted_planning",
+    ],
   },
   { label: "log analysis", examples: ["log_analysis"] },
 ];

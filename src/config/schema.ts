@@ -35,7 +35,8 @@ const ScriptedToolCall = z.object({
 /**
  * One step of the `scripted` backend: the response to exactly one model call. Shorthands:
  * `answer: TEXT` is a `new_answer` call, `vote: agentN` (+ `reason`) a `vote` call, `stop`
- * a decomposition `stop` call; `text` alone is plain text (a final presentation).
+ * a decomposition `stop` call, `plan` a planning `submit_plan` call; `text` alone is plain text
+ * (a final presentation).
  */
 export const ScriptedStep = z.object({
   text: z.string().optional().describe("Text streamed before any tool call."),
@@ -50,6 +51,12 @@ export const ScriptedStep = z.object({
     })
     .optional()
     .describe("Shorthand for a decomposition `stop` call."),
+  plan: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "Shorthand for a planning `submit_plan` call with this input (`tasks`, `requirements`, `design_decisions`; docs/planning.md).",
+    ),
   tool_calls: z.array(ScriptedToolCall).optional().describe("Explicit tool calls."),
   error: z
     .object({

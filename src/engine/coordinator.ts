@@ -124,7 +124,11 @@ export class Coordinator {
       }),
       seen: snapshot,
       judge: this.judgeFor(agent),
-      localTools: [...(agent.agent.tools ?? []), ...this.options.localTools],
+      localTools: [
+        ...(agent.agent.tools ?? []),
+        ...this.options.localTools,
+        ...(mode.roundTools?.(agent, context) ?? []),
+      ],
       workspace: agent.agent.workspace,
       emitter,
       clock: context.clock,

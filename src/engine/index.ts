@@ -20,4 +20,14 @@ export {
   type ModeSettings,
 } from "./modes/index.js";
 export { RunStopped, stopDetailOf, stopReasonOf } from "./stop-reason.js";
-export { NEW_ANSWER, STOP, VOTE, WORKFLOW_TOOL_NAMES } from "./workflow-tools.js";
+export { NEW_ANSWER, STOP, SUBMIT_PLAN, VOTE, WORKFLOW_TOOL_NAMES } from "./workflow-tools.js";
+export {
+  type BroadcastMode,
+  type ExecutionSettings,
+  type HumanChannel,
+  type HumanQuestion,
+  PLAN_DEPTHS,
+  type PlanDepth,
+  type PlanningSettings,
+} from "./plan-settings.js";
+export { MAX_QUESTIONS_PER_AGENT } from "./plan-prompts.js";

@@ -40,8 +40,12 @@ export interface ModelCallOptions {
   emitter: Emitter;
   clock: Clock;
   signal: AbortSignal;
-  /** `final`: text streams as `final-delta` (the presentation); default `text-delta`. */
-  textAs?: "text" | "final";
+  /**
+   * `final`: text streams as `final-delta` (the presentation); `none`: text and reasoning are
+   * collected but not streamed as events (a reply whose text another event carries); default
+   * `text-delta`.
+   */
+  textAs?: "text" | "final" | "none";
 }
 
 /**
@@ -70,11 +74,12 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
       switch (chunk.type) {
         case "text-delta":
           reply.text += chunk.text;
-          blocks.delta(options.textAs === "final" ? "final" : "text", chunk.text);
+          if (options.textAs !== "none")
+            blocks.delta(options.textAs === "final" ? "final" : "text", chunk.text);
           break;
         case "reasoning-delta":
           reply.reasoning += chunk.text;
-          blocks.delta("reasoning", chunk.text);
+          if (options.textAs !== "none") blocks.delta("reasoning", chunk.text);
           break;
         case "tool-call":
           reply.toolCalls.push({

@@ -27,6 +27,11 @@ const SENSITIVITY: Record<"lenient" | "balanced" | "strict", string> = {
     "Vote only for an answer you could not meaningfully improve; when in doubt, write a better answer.",
 };
 
+/** The `voting_sensitivity` line: when to vote rather than write another answer. */
+export function sensitivityLine(sensitivity: "lenient" | "balanced" | "strict"): string {
+  return SENSITIVITY[sensitivity];
+}
+
 /**
  * The persona as an agent's system prompt states it (COORDINATION.md "Other modes", personas): as
  * generated while the agent sees no other agent's answer; once it can, softened to a preference,

@@ -21,6 +21,7 @@ import {
   type PrepareContext,
 } from "./modes/index.js";
 import { assignPersonas, type PersonaOptions } from "./personas.js";
+import type { HumanChannel } from "./plan-settings.js";
 import { present } from "./presentation.js";
 import type { HistoryTurn } from "./prompts.js";
 import { stopDetailOf, stopReasonOf } from "./stop-reason.js";
@@ -36,7 +37,10 @@ export interface RunCoordinationOptions {
   history?: readonly HistoryTurn[];
   /** The team, in config order; non-empty. */
   agents: readonly EngineAgent[];
-  /** The coordination mode (`./modes/index.ts`): `voting`, `quick`, `single`, `decomposition`. */
+  /**
+   * The coordination mode (`./modes/index.ts`): `voting`, `quick`, `single`, `decomposition`,
+   * `planning` (needs `settings.planning`), `execution` (needs `settings.execution`).
+   */
   mode: EngineModeName;
   settings: ModeSettings;
   /** Whole coordination (ms); on expiry the best answer so far is presented. */
@@ -54,6 +58,11 @@ export interface RunCoordinationOptions {
   signal?: AbortSignal;
   /** Tools every agent may use inside its rounds, besides its own `EngineAgent.tools`. */
   localTools?: readonly LocalTool[];
+  /**
+   * Where the user answers the agents' questions (planning with `--broadcast human`); without it
+   * a question to the user is refused as a tool error.
+   */
+  human?: HumanChannel | undefined;
   /** Persona generation before the first round (`--personas`); none when absent. */
   personas?: PersonaOptions | undefined;
   /**
@@ -94,7 +103,14 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
   const history = options.history ?? [];
   const mode = COORDINATION_MODES[options.mode];
   const team = new Team(options.agents);
-  const context: ModeContext = { team, settings: options.settings, emitter, clock };
+  const context: ModeContext = {
+    team,
+    settings: options.settings,
+    emitter,
+    clock,
+    human: options.human,
+    conversation: { question: options.question, history },
+  };
   emitter.emit({
     type: "run-start",
     question: options.question,

@@ -3,6 +3,7 @@
  * answer set and its version, and the tally (COORDINATION.md steps 3 and 6).
  */
 import type { Backend } from "../backends/index.js";
+import type { PlanDraft, PlanTask } from "../events/index.js";
 import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
 import type { AttributedAnswer, AttributedVote, VisibleAnswer } from "./prompts.js";
 
@@ -56,6 +57,28 @@ export interface AgentState {
    * for that answer in the same round, so deferral (step 5) no longer waits for it.
    */
   refusedAsCopy?: boolean;
+  /** Planning mode: its current plan (the structured form of its current answer). */
+  plan: PlanDraft | undefined;
+  /** Planning mode: questions it asked with `ask_others`. */
+  questionsAsked: number;
+  /** Execution mode: its own copy of the plan (set before the first round). */
+  progress: TaskProgress | undefined;
+}
+
+/** One agent's copy of the plan in execution mode: every task, its status and notes. */
+export interface TaskProgress {
+  /** The plan's tasks then the ones the agent added, in order; `status` and `notes` current. */
+  tasks: PlanTask[];
+  /** Ids of the tasks it added. */
+  added: Set<string>;
+}
+
+/** A question the user answered (`--broadcast human`), shown to every agent from then on. */
+export interface AnsweredQuestion {
+  anonId: string;
+  question: string;
+  /** "" when the user gave no answer. */
+  answer: string;
 }
 
 /** The team: agents in config order plus the answer-set version. */
@@ -63,6 +86,10 @@ export class Team {
   readonly agents: AgentState[];
   /** Labels of every accepted answer, in order; its length is the answer-set version. */
   readonly acceptedLabels: string[] = [];
+  /** Planning mode: the user's answers so far, oldest first. */
+  readonly answeredQuestions: AnsweredQuestion[] = [];
+  /** Planning mode: questions asked so far in the run (numbers `q1`, `q2`, …). */
+  questionCount = 0;
 
   constructor(agents: readonly EngineAgent[]) {
     this.agents = agents.map((agent, index) => ({
@@ -81,6 +108,9 @@ export class Team {
       stop: undefined,
       answersWithoutNews: 0,
       peerAnswersSeen: 0,
+      plan: undefined,
+      questionsAsked: 0,
+      progress: undefined,
     }));
   }
 

@@ -175,6 +175,18 @@ function describe(event: CoordEvent): string {
       return ` ${event.source ?? "generated"}: ${event.persona}`;
     case "warning":
       return ` ${event.source}: ${event.message}`;
+    case "plan":
+      return ` ${event.label} [${event.tasks.map((task) => `${task.id}@${task.chunk}`).join(",")}]`;
+    case "broadcast-question":
+      return ` ${event.questionId} to ${event.to}: ${event.question}`;
+    case "broadcast-reply":
+      return ` ${event.questionId} from ${event.from}: ${event.text}`;
+    case "plan-execution":
+      return ` ${event.planId} chunk ${event.chunk}/${event.chunks} [${event.tasks.map((task) => `${task.id}:${task.status}`).join(",")}]`;
+    case "task-status":
+      return ` ${event.taskId} ${event.status}`;
+    case "task-added":
+      return ` ${event.task.id} (${event.task.added_reason ?? ""})`;
     case "run-end":
       return ` ${event.reason}${event.error ? `: ${event.error}` : ""}`;
     default:

@@ -8,9 +8,11 @@ import type { ToolCall, ToolSpec } from "../backends/index.js";
 export const NEW_ANSWER = "new_answer";
 export const VOTE = "vote";
 export const STOP = "stop";
+/** Planning mode's answer: a structured plan (`./plan-tools.ts` builds its schema). */
+export const SUBMIT_PLAN = "submit_plan";
 
 /** Every workflow tool name the engine knows. */
-export const WORKFLOW_TOOL_NAMES = [NEW_ANSWER, VOTE, STOP] as const;
+export const WORKFLOW_TOOL_NAMES = [NEW_ANSWER, VOTE, STOP, SUBMIT_PLAN] as const;
 export type WorkflowToolName = (typeof WORKFLOW_TOOL_NAMES)[number];
 
 /** True when `name` is a workflow tool of `allowed` (a mode's names). */
@@ -97,6 +99,8 @@ export type WorkflowCall =
   | { kind: "new_answer"; call: ToolCall; content: string }
   | { kind: "vote"; call: ToolCall; agentId: string; reason: string }
   | { kind: "stop"; call: ToolCall; status: StopStatus; summary: string }
+  /** `submit_plan`: the arguments as given; the planning mode checks them. */
+  | { kind: "plan"; call: ToolCall; input: unknown }
   | { kind: "invalid"; message: string };
 
 function field(input: unknown, key: string): unknown {
@@ -137,6 +141,7 @@ export function parseWorkflowCall(
     };
   }
   const call = workflow[0]!;
+  if (call.toolName === SUBMIT_PLAN) return { kind: "plan", call, input: call.input };
   if (call.toolName === NEW_ANSWER) {
     const content = field(call.input, "content");
     if (typeof content !== "string" || content.trim() === "") {

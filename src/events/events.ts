@@ -10,6 +10,7 @@
  * Units: every `*Ms` field is milliseconds; token counts are tokens; `time` is ISO-8601 UTC.
  */
 import { z } from "zod";
+import { PlanTask } from "./plan.js";
 
 /**
  * Schema version written in every event's `v` field. Bump on an incompatible change, keep a
@@ -18,7 +19,8 @@ import { z } from "zod";
  * - 1: the first release.
  * - 2: `agent-round-start` renamed `round-start`; streamed blocks as start/delta/end with a
  *   `blockId` (text, reasoning, final); new `final-end`, `retry` and `warning`; `run-end.reason`
- *   gains `shutdown`. Additive since: `straggler-cut`.
+ *   gains `shutdown`. Additive since: `straggler-cut`; the planning and execution modes (`plan`,
+ *   `broadcast-question`, `broadcast-reply`, `plan-execution`, `task-status`, `task-added`).
  */
 export const EVENT_SCHEMA_VERSION = 2;
 
@@ -35,7 +37,14 @@ export const StopReason = z.enum(["timeout", "interrupted", "shutdown"]);
 export type StopReason = z.infer<typeof StopReason>;
 
 /** Coordination modes the engine implements (COORDINATION.md "Voting mode", "Other modes"). */
-export const CoordinationMode = z.enum(["voting", "quick", "single", "decomposition"]);
+export const CoordinationMode = z.enum([
+  "voting",
+  "quick",
+  "single",
+  "decomposition",
+  "planning",
+  "execution",
+]);
 export type CoordinationMode = z.infer<typeof CoordinationMode>;
 
 /** How a round ended; `metrics.json` counts rounds by this outcome. */
@@ -201,6 +210,65 @@ export const CoordEventSchema = z.discriminatedUnion("type", [
     anonId: z.string(),
     subtask: z.string(),
     source: z.enum(["config", "decomposer", "fallback"]),
+  }),
+  /**
+   * Planning mode: an accepted plan, right after the `answer` event of the same label (whose
+   * `content` is the plan as Markdown). The winner's plan is what `plan.json` stores.
+   */
+  ev("plan", {
+    round: z.number().int().positive(),
+    /** The answer label, `agent<N>.<M>`. */
+    label: z.string(),
+    anonId: z.string(),
+    /** `plan.json`'s task objects, every status `pending`. */
+    tasks: z.array(PlanTask),
+    /** Markdown (requirements.md). */
+    requirements: z.string(),
+    /** Markdown (design_decisions.md). */
+    designDecisions: z.string(),
+  }),
+  /**
+   * Planning mode with `--broadcast human|agents`: the agent asks a question (`ask_others`);
+   * `to` says who answers: the user, or the other agents (each a `broadcast-reply`).
+   */
+  ev("broadcast-question", {
+    round: z.number().int().positive(),
+    /** `q1`, `q2`, … in the run. */
+    questionId: z.string(),
+    to: z.enum(["human", "agents"]),
+    question: z.string(),
+  }),
+  /**
+   * A reply to a `broadcast-question`: `from` is `human` (the user; no `agentId`) or the real id
+   * of the agent that replied (`agentId`). `text` is empty when the user gave no answer.
+   */
+  ev("broadcast-reply", {
+    questionId: z.string(),
+    from: z.string(),
+    text: z.string(),
+  }),
+  /**
+   * Execution mode, before the first round: the plan and the chunk this run executes, every task
+   * with its status so far (earlier chunks done).
+   */
+  ev("plan-execution", {
+    planId: z.string(),
+    /** The 1-based chunk this run executes, of `chunks`. */
+    chunk: z.number().int().positive(),
+    chunks: z.number().int().positive(),
+    tasks: z.array(PlanTask),
+  }),
+  /** Execution mode: the agent set a task's status (its own copy of the plan). */
+  ev("task-status", {
+    round: z.number().int().positive(),
+    taskId: z.string(),
+    status: z.enum(["pending", "in_progress", "completed", "verified"]),
+    notes: z.string().optional(),
+  }),
+  /** Execution mode: the agent added a task to the chunk (`task.added_reason` says why). */
+  ev("task-added", {
+    round: z.number().int().positive(),
+    task: PlanTask,
   }),
   ev("agent-error", {
     round: z.number().int().nonnegative(),

@@ -1,2 +1,3 @@
 export * from "./events.js";
 export * from "./jsonl.js";
+export * from "./plan.js";

@@ -12,6 +12,7 @@ export { analysisQuestion, analysisReport, readQuotedFiles } from "./analysis-qu
 export { type ListOptions, listRuns, type LogsListJson } from "./run-list.js";
 export {
   type LogsSummaryJson,
+  type PlanSummaryJson,
   type RoundsJson,
   summarizeRun,
   type SummaryAgentJson,

@@ -8,7 +8,13 @@
  * The JSON form (`--json`) is exactly {@link LogsSummaryJson}; docs/logs.md documents it.
  */
 import type { CoordEvent, RunEndReason } from "../events/index.js";
-import { type MetricsCountersJson, type MetricsJson, toMetricsJson } from "../session/index.js";
+import {
+  chunkProgress,
+  type MetricsCountersJson,
+  type MetricsJson,
+  type RunState,
+  toMetricsJson,
+} from "../session/index.js";
 import type { RunLog } from "../store/index.js";
 import type { SelectedRun } from "./select-run.js";
 import { sortTools, type ToolRowJson } from "./tool-breakdown.js";
@@ -142,6 +148,26 @@ export interface LogsSummaryJson {
   model_call_timing: ModelCallTimingJson[];
   /** Distinct `warning` events: who warned, what, how many times. */
   warnings: Array<{ source: string; message: string; agent_id: string | null; count: number }>;
+  /** Planning and execution runs (docs/planning.md); null in the other modes. */
+  plan: PlanSummaryJson | null;
+}
+
+/** A planning or execution run in `coord logs summary`. */
+export interface PlanSummaryJson {
+  /** Plans accepted during the run (planning mode). */
+  plans_submitted: number;
+  /** Tasks of the winning plan (planning mode, once there is a winner). */
+  winning_tasks: number | null;
+  /** Questions asked with `ask_others` and how many got a reply. */
+  questions: number;
+  questions_answered: number;
+  /** Execution mode: the plan, the chunk, and each agent's progress on the chunk. */
+  execution: {
+    plan_id: string;
+    chunk: number;
+    chunks: number;
+    agents: Array<{ id: string; tasks: number; done: number; verified: number; added: number }>;
+  } | null;
 }
 
 /**
@@ -223,6 +249,40 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
       agent_id: warning.agentId,
       count: warning.count,
     })),
+    plan: planSummary(state),
+  };
+}
+
+/** The planning part of the summary; null outside the planning and execution modes. */
+export function planSummary(state: RunState): PlanSummaryJson | null {
+  if (state.mode !== "planning" && state.mode !== "execution") return null;
+  const winner = state.winner;
+  const winning =
+    winner === null ? undefined : state.plans.find((plan) => plan.label === winner.label);
+  const execution = state.execution;
+  return {
+    plans_submitted: state.plans.length,
+    winning_tasks: winning?.tasks.length ?? null,
+    questions: state.questions.length,
+    questions_answered: state.questions.filter((question) => question.replies.length > 0).length,
+    execution:
+      execution === null
+        ? null
+        : {
+            plan_id: execution.planId,
+            chunk: execution.chunk,
+            chunks: execution.chunks,
+            agents: state.agents.map((agent) => {
+              const progress = chunkProgress(state, agent.id)!;
+              return {
+                id: agent.id,
+                tasks: progress.total,
+                done: progress.done,
+                verified: progress.verified,
+                added: progress.added,
+              };
+            }),
+          },
   };
 }
 

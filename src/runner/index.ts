@@ -22,4 +22,5 @@ export {
   type RunLogOptions,
   runTeam,
   startRun,
+  type StartRunOptions,
 } from "./run-team.js";

@@ -44,6 +44,8 @@ export async function openTeamTools(options: {
   clock: Clock;
   /** The run log's root, hidden from the agents (it names who wrote which answer). */
   logRoot?: string | undefined;
+  /** Copied into every agent's workspace when it is created (a plan's result so far). */
+  workspaceSeed?: string | undefined;
 }): Promise<TeamTools | undefined> {
   if (!runNeedsTools(options.config, options.agentIndexes)) return undefined;
   const { createTeamTools } = await import("../tools/team-tools.js");
@@ -54,6 +56,7 @@ export async function openTeamTools(options: {
     env: options.env,
     runName: logDirName(new Date(options.clock.now())).replace(/^log_/, "run_"),
     ...(options.logRoot !== undefined ? { hidden: [options.logRoot] } : {}),
+    ...(options.workspaceSeed !== undefined ? { workspaceSeed: options.workspaceSeed } : {}),
   });
 }
 

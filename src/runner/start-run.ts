@@ -14,7 +14,14 @@ import { basename, join, resolve } from "node:path";
 import type { Backend } from "../backends/index.js";
 import { systemClock, type Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
-import type { EngineModeName, HistoryTurn, PersonaOptions } from "../engine/index.js";
+import type {
+  EngineModeName,
+  ExecutionSettings,
+  HistoryTurn,
+  HumanChannel,
+  PersonaOptions,
+  PlanningSettings,
+} from "../engine/index.js";
 import type { StopReason } from "../events/index.js";
 import {
   createLiveRun,
@@ -79,6 +86,14 @@ export interface StartRunOptions {
   subscribers?: readonly RunSubscriber[];
   /** Told when a subscriber throws (it is detached; the run goes on). */
   onSubscriberError?: (error: unknown) => void;
+  /** Mode `planning`: `--plan-depth`, `--plan-steps`, `--plan-chunks`, `--broadcast`. */
+  planning?: PlanningSettings | undefined;
+  /** Mode `execution`: the plan and the chunk to execute. */
+  execution?: ExecutionSettings | undefined;
+  /** Where the user answers the agents' questions (`--broadcast human`). */
+  human?: HumanChannel | undefined;
+  /** A folder copied into every agent's workspace before the run (a plan's result so far). */
+  workspaceSeed?: string | undefined;
 }
 
 /** A finished run. */
@@ -194,7 +209,12 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
       };
     }),
     mode: options.mode,
-    settings: config.orchestrator,
+    settings: {
+      ...config.orchestrator,
+      ...(options.planning ? { planning: options.planning } : {}),
+      ...(options.execution ? { execution: options.execution } : {}),
+    },
+    ...(options.human ? { human: options.human } : {}),
     personas: personaOptions(options, backends[options.agentIndexes.length]),
     orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
     stragglerTimeoutMs: config.timeout_settings.straggler_timeout_seconds * 1000,

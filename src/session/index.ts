@@ -37,5 +37,16 @@ export {
 export { FileLockError } from "./file-lock.js";
 export { type LogWriterStatus, logWriterStatus } from "./log-writer-status.js";
 export type { SnapshotRecord } from "./run-state.js";
+export {
+  type AgentProgress,
+  agentPlanTasks,
+  type ChunkProgress,
+  chunkProgress,
+  type ExecutionView,
+  pendingHumanQuestions,
+  type PlanRecord,
+  type PlanState,
+  type QuestionRecord,
+} from "./plan-state.js";
 export { toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";

@@ -14,6 +14,7 @@
  */
 import type { CoordEvent, EventOf, RoundOutcome } from "../events/index.js";
 import { addRetry, addRound, addTool, addUsage, ZERO_COUNTERS, type Counters } from "./counters.js";
+import { applyPlanEvent } from "./plan-state.js";
 import {
   initialRunState,
   STREAM_TEXT_CAP,
@@ -329,6 +330,13 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
         endReason: event.reason,
         error: event.error ?? null,
       };
+    case "plan":
+    case "broadcast-question":
+    case "broadcast-reply":
+    case "plan-execution":
+    case "task-status":
+    case "task-added":
+      return applyPlanEvent(state, event);
     case "workflow-invalid":
     case "update-injected":
     case "vote-refused":

@@ -7,6 +7,7 @@
  */
 import type { CoordinationMode, EventOf, RunEndReason } from "../events/index.js";
 import { ZERO_COUNTERS, type Counters } from "./counters.js";
+import { INITIAL_PLAN_STATE, type PlanState } from "./plan-state.js";
 
 /** How far the run has got. `starting` until the first round, `presenting` from the winner. */
 export type RunPhase = "starting" | "coordinating" | "presenting" | "done";
@@ -128,8 +129,11 @@ export interface SnapshotRecord {
   readonly logPath: string | null;
 }
 
-/** The view model of one run. Build it with {@link initialRunState} and {@link reduceRun}. */
-export interface RunState {
+/**
+ * The view model of one run. Build it with {@link initialRunState} and {@link reduceRun}. The
+ * planning and execution fields come from {@link PlanState} (`./plan-state.ts`).
+ */
+export interface RunState extends PlanState {
   readonly runId: string | null;
   readonly question: string;
   readonly mode: CoordinationMode | null;
@@ -199,6 +203,7 @@ export function initialRunState(): RunState {
     totals: ZERO_COUNTERS,
     warnings: [],
     snapshots: [],
+    ...INITIAL_PLAN_STATE,
   };
 }
 

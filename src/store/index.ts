@@ -23,3 +23,18 @@ export {
   redactSecrets,
   redactText,
 } from "./redact-secrets.js";
+export {
+  appendExecutionLog,
+  createPlan,
+  keepWorkspace,
+  loadPlan,
+  PLAN_FILES,
+  type PlanFile,
+  type PlanMetadata,
+  PlanStatus,
+  plansRoot,
+  planWorkspace,
+  readPlanDir,
+  savePlan,
+  type StoredPlan,
+} from "./plans.js";

@@ -34,6 +34,8 @@ export interface TeamToolsOptions {
    * agents behind the anonymous answers.
    */
   hidden?: readonly string[];
+  /** A folder copied into every agent's workspace when it is created (a plan's result so far). */
+  workspaceSeed?: string | undefined;
 }
 
 /** One agent's tools. */
@@ -99,6 +101,7 @@ export async function createTeamTools(options: TeamToolsOptions): Promise<TeamTo
         snapshotStorage: config.orchestrator.snapshot_storage,
         temporaryWorkspace: config.orchestrator.agent_temporary_workspace,
         notify: channel.send,
+        ...(options.workspaceSeed !== undefined ? { seed: options.workspaceSeed } : {}),
       })
     : undefined;
   const secrets = config.agents.flatMap((agent) =>

@@ -39,6 +39,8 @@ export interface RunWorkspacesOptions {
   /** `orchestrator.agent_temporary_workspace`, relative to `cwd`. */
   temporaryWorkspace?: string | undefined;
   notify: (notice: ToolNotice) => void;
+  /** A folder whose contents every workspace starts with (a plan's result so far). */
+  seed?: string | undefined;
 }
 
 /** The workspaces of one run. */
@@ -114,6 +116,8 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
     if (agent.workspaceName !== undefined) {
       const path = join(root, workspaceFolderName(agent.workspaceName));
       await mkdir(path, { recursive: true });
+      if (options.seed !== undefined)
+        await cp(options.seed, path, { recursive: true, verbatimSymlinks: true });
       workspaces.set(agent.id, path);
     }
     await mkdir(join(views, agent.id), { recursive: true });

@@ -3,6 +3,8 @@
  * is one file in this folder and one line here.
  */
 import { decompositionMode } from "./decomposition.js";
+import { executionMode } from "./execution.js";
+import { planningMode } from "./planning.js";
 import type { CoordinationModeSpec } from "./mode.js";
 import { quickMode } from "./quick.js";
 import { singleMode } from "./single.js";
@@ -24,6 +26,8 @@ export const COORDINATION_MODES = {
   quick: quickMode,
   single: singleMode,
   decomposition: decompositionMode,
+  planning: planningMode,
+  execution: executionMode,
 } as const satisfies Record<string, CoordinationModeSpec>;
 
 /** A mode name the engine runs. */

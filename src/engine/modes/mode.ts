@@ -16,6 +16,8 @@ import type { PresentationPlan } from "../presentation.js";
 import type { HistoryTurn } from "../prompts.js";
 import type { AgentState, Team } from "../team.js";
 import type { WorkflowCall, WorkflowToolName } from "../workflow-tools.js";
+import type { LocalTool } from "../../tools/index.js";
+import type { ExecutionSettings, HumanChannel, PlanningSettings } from "../plan-settings.js";
 
 /** Orchestrator settings the modes read (the config schema's `orchestrator` keys). */
 export type ModeSettings = Pick<
@@ -29,6 +31,10 @@ export type ModeSettings = Pick<
 > & {
   /** Real id of the agent that presents (quick, decomposition); default per mode. */
   presenter_agent?: string | undefined;
+  /** Planning mode: `--plan-depth`, `--plan-steps`, `--plan-chunks`, `--broadcast`. */
+  planning?: PlanningSettings | undefined;
+  /** Execution mode: the plan and the chunk to execute. */
+  execution?: ExecutionSettings | undefined;
 };
 
 /** What a mode may read and change while judging: the team, the settings and the stream. */
@@ -37,6 +43,10 @@ export interface ModeContext {
   settings: ModeSettings;
   emitter: Emitter;
   clock: Clock;
+  /** Where the user answers questions (`--broadcast human`); absent: nobody answers. */
+  human?: HumanChannel | undefined;
+  /** The conversation the run answers (for modes whose tools make model calls). */
+  conversation: Conversation;
 }
 
 /** The conversation the run answers. */
@@ -93,6 +103,12 @@ export interface CoordinationModeSpec {
   chooseWinner(end: "completed" | "timeout", context: ModeContext): WinnerChoice | undefined;
   /** True when the winning answer is final as is (no presentation model call). */
   skipPresentation(choice: WinnerChoice, context: ModeContext): boolean;
+  /**
+   * Optional tools of the mode that run inside `agent`'s rounds, next to its own (planning: ask
+   * the user or the team; execution: the plan tools). They may change the mode's state and emit
+   * events; they do no I/O of their own.
+   */
+  roundTools?(agent: AgentState, context: ModeContext): LocalTool[];
   /**
    * Optional work before the first round (decomposition: assign the subtasks), emitting its own
    * events. Never throws for a model failure: it falls back and says so in a `warning` event.

@@ -9,6 +9,8 @@
  * TRACE_ID: <the run's OpenTelemetry trace id; only with --tracing / COORD_TRACING_ENABLED>
  * SUBTASK: <agent id>: <its subtask on one line>          (decomposition mode, one per agent)
  * STOP: <agent id> <complete|blocked>: <summary on one line> (decomposition mode, each stop)
+ * PLAN_DIR: <the plan's folder>   (planning modes, each run; src/commands/plan.ts prints them)
+ * PLAN_ID: <the plan's id>
  * WINNER: <the winning agent's id, or "none">
  * ANSWER_FILE: <final_answer.md (or the --output-file path), or "none" without an answer>
  * DURATION: <seconds with one decimal, e.g. 12.3s>

@@ -37,6 +37,7 @@ export function renderLogsSummary(summary: LogsSummaryJson, options: SummaryText
     header(summary, options),
     agentsTable(summary),
     rolesSection(summary),
+    planSection(summary),
     roundsTable(summary),
     tokensTable(summary),
     toolsSection(summary),
@@ -174,6 +175,29 @@ function rolesSection(summary: LogsSummaryJson): string {
     );
   }
   return sections.join("\n\n");
+}
+
+/** Planning: plans, the winner's task count, questions; execution: each agent's chunk progress. */
+function planSection(summary: LogsSummaryJson): string {
+  const plan = summary.plan;
+  if (plan === null) return "";
+  const lines: string[] = [];
+  if (plan.execution === null) {
+    lines.push(
+      `Plans: ${plan.plans_submitted} submitted${plan.winning_tasks !== null ? `; the winner has ${plan.winning_tasks} task${plan.winning_tasks === 1 ? "" : "s"}` : ""}`,
+    );
+  } else {
+    const { execution } = plan;
+    lines.push(`Plan ${execution.plan_id}, chunk ${execution.chunk} of ${execution.chunks}:`);
+    const width = Math.max(...execution.agents.map((agent) => agent.id.length));
+    for (const agent of execution.agents)
+      lines.push(
+        `  ${agent.id.padEnd(width)}  ${agent.done}/${agent.tasks} tasks done, ${agent.verified} verified${agent.added > 0 ? `, ${agent.added} added` : ""}`,
+      );
+  }
+  if (plan.questions > 0)
+    lines.push(`Questions: ${plan.questions} asked, ${plan.questions_answered} answered`);
+  return lines.join("\n");
 }
 
 function roundsTable(summary: LogsSummaryJson): string {

@@ -138,6 +138,36 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         return [
           `[${event.agentId}] Workspace snapshot ${event.label}: ${event.files} file${event.files === 1 ? "" : "s"}, ${event.bytes} bytes${event.label.endsWith(".final") ? ` (the result: ${event.workspace})` : ""}`,
         ];
+      case "plan": {
+        const chunks = new Set(event.tasks.map((task) => task.chunk)).size;
+        return [
+          `[${event.agentId}] Plan ${event.label}: ${event.tasks.length} task${event.tasks.length === 1 ? "" : "s"}${chunks > 1 ? ` in ${chunks} chunks` : ""} (${oneLine(event.tasks.map((task) => task.id).join(", "), 120)})`,
+        ];
+      }
+      case "broadcast-question":
+        return [
+          `[${event.agentId}] Asks ${event.to === "human" ? "the user" : "the other agents"} (${event.questionId}): ${oneLine(event.question)}`,
+        ];
+      case "broadcast-reply":
+        return event.from === "human"
+          ? [
+              `[orchestrator] The user ${event.text === "" ? "gave no answer" : "answered"} ${event.questionId}${event.text === "" ? "" : `: ${oneLine(event.text)}`}`,
+            ]
+          : [`[${event.from}] Reply to ${event.questionId}: ${oneLine(event.text)}`];
+      case "plan-execution": {
+        const chunk = event.tasks.filter((task) => task.chunk === event.chunk);
+        return [
+          `[orchestrator] Plan ${event.planId}, chunk ${event.chunk} of ${event.chunks}: ${chunk.length} task${chunk.length === 1 ? "" : "s"} (${oneLine(chunk.map((task) => task.id).join(", "), 120)})`,
+        ];
+      }
+      case "task-status":
+        return [
+          `[${event.agentId}] Task ${event.taskId}: ${event.status}${event.notes ? ` (${oneLine(event.notes, 200)})` : ""}`,
+        ];
+      case "task-added":
+        return [
+          `[${event.agentId}] Added task ${event.task.id}: ${oneLine(event.task.description, 200)} (why: ${oneLine(event.task.added_reason ?? "", 200)})`,
+        ];
       case "persona":
         return [
           `[${event.agentId}] Persona${event.source === "session" ? " (from the session)" : ""}: ${oneLine(event.persona)}`,
@@ -210,7 +240,7 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
 }
 
 /** The workflow tools' calls are shown as answers and votes, not as tool calls. */
-const WORKFLOW = new Set(["new_answer", "vote", "stop"]);
+const WORKFLOW = new Set(["new_answer", "vote", "stop", "submit_plan"]);
 
 /** `[orchestrator] <agent>: HTTP 429 (Rate limit reached); retry 1 in 7.0 s`. */
 export function retryLine(event: EventOf<"retry">): string {

@@ -5,8 +5,8 @@
  *
  * Lazy-imported by the run command (Ink costs ≈0.5 s to load).
  */
-import { Box, render } from "ink";
-import { useSyncExternalStore, type ReactElement } from "react";
+import { Box, render, Text, useInput } from "ink";
+import { useState, useSyncExternalStore, type ReactElement } from "react";
 import { initialRunState, type RunState } from "../../session/index.js";
 import { RunView } from "./run-view.js";
 import { createStateStore, type StateStore } from "./state-store.js";
@@ -27,7 +27,17 @@ export interface LiveRunOptions {
   stdout: NodeJS.WriteStream;
   /** Epoch ms; default Date.now. */
   now?: () => number;
+  /**
+   * The terminal's input, read only while a plan executes (`execution` mode), where Ctrl+P (the
+   * chat's working-directory toggle) is blocked with a message (spec §4.1) and Ctrl+C is passed
+   * on as SIGINT (raw mode turns it into a key).
+   */
+  stdin?: NodeJS.ReadStream | undefined;
 }
+
+/** Shown when Ctrl+P is pressed while a plan executes (spec §4.1). */
+export const CTRL_P_BLOCKED =
+  "Ctrl+P is blocked while a plan executes: the working-directory scope cannot change mid-execution.";
 
 /** Mounts the live view on `stdout`. */
 export function mountLiveRun(options: LiveRunOptions): LiveRun {
@@ -36,8 +46,10 @@ export function mountLiveRun(options: LiveRunOptions): LiveRun {
     ended: false,
   });
   const now = options.now ?? Date.now;
-  const instance = render(<LiveRunApp store={store} now={now} />, {
+  const keys = options.stdin?.isTTY === true ? options.stdin : undefined;
+  const instance = render(<LiveRunApp store={store} now={now} keys={keys !== undefined} />, {
     stdout: options.stdout,
+    ...(keys !== undefined ? { stdin: keys } : {}),
     exitOnCtrlC: false,
     patchConsole: false,
   });
@@ -58,11 +70,22 @@ export function mountLiveRun(options: LiveRunOptions): LiveRun {
 function LiveRunApp({
   store,
   now,
+  keys,
 }: {
   store: StateStore<{ state: RunState; ended: boolean }>;
   now: () => number;
+  /** True when the terminal's input may be read. */
+  keys: boolean;
 }): ReactElement {
   const { state, ended } = useSyncExternalStore(store.subscribe, store.get);
+  const [blocked, setBlocked] = useState(false);
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === "p") setBlocked(true);
+      else if (key.ctrl && input === "c") process.kill(process.pid, "SIGINT");
+    },
+    { isActive: keys && !ended && state.mode === "execution" },
+  );
   const { columns, rows } = useTerminalSize();
   const tick = useTicker(now, 200, !ended);
   // The end frame stays in the scrollback: keep it short (compact rows, no final-answer tail).
@@ -72,10 +95,11 @@ function LiveRunApp({
       <RunView
         state={view}
         columns={columns}
-        rows={ended ? Math.min(rows - 1, view.agents.length + 2) : rows - 1}
+        rows={ended ? Math.min(rows - 1, view.agents.length + 2) : rows - (blocked ? 2 : 1)}
         now={tick.now}
         frame={tick.frame}
       />
+      {blocked && !ended ? <Text color="yellow">{CTRL_P_BLOCKED}</Text> : null}
     </Box>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import { type RunState, wallTimeMs } from "../../session/index.js";
+import { chunkProgress, type RunState, wallTimeMs } from "../../session/index.js";
 import { costUsd, formatCost, formatElapsed, formatTokens, totalTokens } from "./format.js";
 import { VoteTally } from "./vote-tally.js";
 
@@ -40,6 +40,7 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
   const phaseColor =
     state.phase === "done" ? (state.endReason === "completed" ? "green" : "red") : "cyan";
   const parts = [
+    ...planParts(state),
     `answers ${state.answers.length}`,
     formatElapsed(elapsed),
     `${formatTokens(totalTokens(state.totals))} tokens`,
@@ -80,6 +81,28 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
       {state.winner === null ? <StopTally state={state} /> : null}
     </Box>
   );
+}
+
+/**
+ * Planning: `plans 2` (and `questions 1`); execution: `chunk 1/2 · tasks 3/5` (the agent
+ * furthest ahead on the chunk).
+ */
+function planParts(state: RunState): string[] {
+  if (state.mode === "planning")
+    return [
+      `plans ${state.plans.length}`,
+      ...(state.questions.length > 0 ? [`questions ${state.questions.length}`] : []),
+    ];
+  const execution = state.execution;
+  if (execution === null) return [];
+  const best = state.agents
+    .map((agent) => chunkProgress(state, agent.id))
+    .filter((progress) => progress !== undefined)
+    .sort((a, b) => b.done - a.done)[0];
+  return [
+    `chunk ${execution.chunk}/${execution.chunks}`,
+    ...(best ? [`tasks ${best.done}/${best.total}`] : []),
+  ];
 }
 
 /** True when the strip has a tally or winner line (votes, or decomposition stops). */

@@ -1,0 +1,105 @@
+/**
+ * Planning mode (`--plan`, the first phase of `--plan-and-execute`; issue 11, docs/planning.md):
+ * voting mode where the answer is a structured plan. An agent ends its round with
+ * `submit_plan(tasks, requirements, design_decisions)` or a vote; a plan is checked (shape, ids
+ * unique, dependencies that exist, no cycles, chunks, the `--plan-steps` target) before it is
+ * accepted, and a refusal is a tool error listing every problem, so the agent can correct it.
+ *
+ * An accepted plan is an answer (its Markdown rendering, which the others read and vote on) and
+ * a `plan` event with its tasks. The winning plan is final as it was voted: no presentation call
+ * (the plan files are written from the winner's `plan` event by the runner's side). With
+ * `--broadcast human|agents` every agent also has `ask_others` (`../broadcast.ts`).
+ */
+import { renderPlan } from "../../events/index.js";
+import { askOthersTool, canAsk } from "../broadcast.js";
+import { planningSystemPrompt } from "../plan-prompts.js";
+import type { PlanningSettings } from "../plan-settings.js";
+import { checkSubmission, submitPlanTool } from "../plan-submission.js";
+import { sensitivityLine } from "../prompts.js";
+import { voteTool } from "../workflow-tools.js";
+import { personaOf, recordAnswer, refuseUnoriginal, withinAnswerCaps } from "./answers.js";
+import type { CoordinationModeSpec, ModeContext } from "./mode.js";
+import { soloAwareVoting, soloTeam } from "./solo-voting.js";
+import { votingMode } from "./voting.js";
+
+/** The planning settings, or the defaults (`dynamic`, no targets, no broadcast). */
+export function planningSettings(context: ModeContext): PlanningSettings {
+  return context.settings.planning ?? { depth: "dynamic", broadcast: false };
+}
+
+const targetsOf = (settings: PlanningSettings) => ({
+  steps: settings.steps,
+  chunks: settings.chunks,
+});
+
+const canVote = (context: ModeContext) => !soloTeam(context) && context.team.version > 0;
+
+export const planningMode: CoordinationModeSpec = {
+  ...votingMode,
+  ...soloAwareVoting,
+  name: "planning",
+  workflowToolNames: ["submit_plan", "vote"],
+
+  workflowTools(agent, context) {
+    const tools = [];
+    if (withinAnswerCaps(agent, context))
+      tools.push(submitPlanTool(targetsOf(planningSettings(context))));
+    if (canVote(context))
+      tools.push(voteTool(context.team.visibleAnswers().map((answer) => answer.anonId)));
+    return tools;
+  },
+
+  systemPrompt(agent, context) {
+    const settings = planningSettings(context);
+    return planningSystemPrompt({
+      systemMessage: agent.agent.systemMessage,
+      persona: personaOf(agent, context),
+      teamSize: context.team.agents.length,
+      settings,
+      canVote: canVote(context),
+      sensitivity: sensitivityLine(context.settings.voting_sensitivity),
+      canAsk: canAsk(agent, settings.broadcast),
+      answered: context.team.answeredQuestions,
+    });
+  },
+
+  roundTools(agent, context) {
+    const { broadcast } = planningSettings(context);
+    return broadcast === false ? [] : [askOthersTool(agent, broadcast, context)];
+  },
+
+  submit(agent, call, seenVersion, context) {
+    if (call.kind === "vote") return votingMode.submit(agent, call, seenVersion, context);
+    if (call.kind !== "plan") {
+      return { status: "invalid", message: "End your turn with submit_plan or vote." };
+    }
+    if (!withinAnswerCaps(agent, context)) {
+      return {
+        status: "invalid",
+        message:
+          "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now.",
+      };
+    }
+    const checked = checkSubmission(call.input, targetsOf(planningSettings(context)));
+    if (!checked.ok) return { status: "invalid", message: checked.message };
+    const content = renderPlan(checked.draft);
+    const refusal = refuseUnoriginal(content, context);
+    if (refusal !== undefined) return { status: "invalid", message: refusal };
+    const result = recordAnswer(agent, content, context);
+    agent.plan = checked.draft;
+    context.emitter.emit({
+      type: "plan",
+      agentId: agent.agent.id,
+      round: agent.rounds,
+      label: agent.answer!.label,
+      anonId: agent.anonId,
+      tasks: checked.draft.tasks,
+      requirements: checked.draft.requirements,
+      designDecisions: checked.draft.designDecisions,
+    });
+    return result;
+  },
+
+  // The plan is final as voted: the files are written from the winner's `plan` event.
+  skipPresentation: () => true,
+};
