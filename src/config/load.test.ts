@@ -78,8 +78,8 @@ describe("MassGen compatibility", () => {
     const { config, warnings } = parseConfigText(massgen, { source: "mg.yaml", env: {} });
     expect(warnings.map((warning) => warning.message)).toEqual([
       "mg.yaml:10:5: unknown key agents[0].temperature_hint (ignored)",
-      "mg.yaml:21:3: unknown key ui.type (ignored)",
-      "mg.yaml:25:3: unknown key timeout_settings.initial_round_timeout_seconds (ignored)",
+      "mg.yaml:21:3: ui.type: use ui.display_type instead (ignored)",
+      "mg.yaml:25:3: timeout_settings.initial_round_timeout_seconds: not supported in coord: MassGen's per-round timeouts (coord bounds each request: request_timeout_seconds, and the run: orchestrator_timeout_seconds) (ignored)",
     ]);
     expect(warnings[0]).toMatchObject({
       file: "mg.yaml",

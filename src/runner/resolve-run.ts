@@ -75,6 +75,7 @@ export async function loadNamedConfig(
   const config = await import("../config/index.js");
   const loaded = await config.loadConfigFile(config.resolveConfigPath(configArg, context.cwd), {
     env: context.env,
+    cwd: context.cwd,
   });
   config.assertBackendsAvailable(loaded.config, { file: loaded.path });
   return {
