@@ -340,7 +340,21 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     )
     .action(async (shell: string) => {
       const { completionScript } = await import("./commands/completion.js");
-      process.stdout.write(completionScript(shell, program));
+      const { buildLogsProgram } = await import("./commands/logs.js");
+      const logs = buildLogsProgram(
+        {
+          stdout: process.stdout,
+          stderr: process.stderr,
+          env: process.env,
+          cwd: process.cwd(),
+          home: process.env.HOME ?? homedir(),
+          argv: [],
+          version,
+          platform: process.platform,
+        },
+        () => undefined,
+      );
+      process.stdout.write(completionScript(shell, program, { logs }));
     });
   return program;
 }

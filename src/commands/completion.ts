@@ -12,24 +12,41 @@ import { ConfigError } from "../errors.js";
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const;
 export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
 
-/** One command as completion needs it: its name, one line of help, its long options. */
+/**
+ * One command as completion needs it: its name, one line of help, its long options (with those
+ * of its own sub-commands, e.g. `logs list --limit`) and its sub-commands' names.
+ */
 interface CommandWords {
   name: string;
   description: string;
+  subcommands: string[];
   options: { flag: string; description: string; takesValue: boolean }[];
 }
 
-/** Reads the words to complete from the program (the root, then each sub-command). */
-export function completionWords(program: Command): {
-  root: CommandWords;
-  commands: CommandWords[];
-} {
-  const wordsOf = (command: Command): CommandWords => ({
+/**
+ * Reads the words to complete from the program (the root, then each sub-command).
+ * @param parsedLater sub-commands that parse their own arguments (`logs`), by name: the program
+ *   that does, whose sub-commands and options are completed.
+ */
+export function completionWords(
+  program: Command,
+  parsedLater: Readonly<Record<string, Command>> = {},
+): { root: CommandWords; commands: CommandWords[] } {
+  const optionsOf = (command: Command): Command["options"] => [
+    ...command.options,
+    ...command.commands.flatMap(optionsOf),
+  ];
+  const wordsOf = (command: Command, nested: boolean): CommandWords => ({
     name: command.name(),
     description: firstLine(command.description()),
+    subcommands: command.commands.map((sub) => sub.name()),
     options: [
-      ...command.options
-        .filter((option) => option.long !== undefined)
+      ...(nested ? optionsOf(command) : command.options)
+        .filter(
+          (option, index, all) =>
+            option.long !== undefined &&
+            all.findIndex((other) => other.long === option.long) === index,
+        )
         .map((option) => ({
           flag: option.long!,
           description: firstLine(option.description),
@@ -38,15 +55,23 @@ export function completionWords(program: Command): {
       { flag: "--help", description: "show help", takesValue: false },
     ],
   });
-  return { root: wordsOf(program), commands: program.commands.map(wordsOf) };
+  const commands = program.commands.map((command) => {
+    const words = wordsOf(parsedLater[command.name()] ?? command, true);
+    return { ...words, name: command.name(), description: firstLine(command.description()) };
+  });
+  return { root: wordsOf(program, false), commands };
 }
 
 /**
  * The completion script for `shell`.
  * @throws ConfigError for a shell that is not bash, zsh or fish.
  */
-export function completionScript(shell: string, program: Command): string {
-  const words = completionWords(program);
+export function completionScript(
+  shell: string,
+  program: Command,
+  parsedLater: Readonly<Record<string, Command>> = {},
+): string {
+  const words = completionWords(program, parsedLater);
   switch (shell) {
     case "bash":
       return bashScript(words);
@@ -69,17 +94,20 @@ export function completionScript(shell: string, program: Command): string {
 function bashScript({ root, commands }: ReturnType<typeof completionWords>): string {
   const flags = (command: CommandWords) => command.options.map((option) => option.flag).join(" ");
   const cases = commands
-    .map((command) => `    ${command.name}) options="${flags(command)}" ;;`)
+    .map(
+      (command) =>
+        `    ${command.name}) options="${flags(command)}"; nested="${command.subcommands.join(" ")}" ;;`,
+    )
     .join("\n");
   return `# bash completion for coord: coord completion bash >> ~/.bashrc
 _coord() {
   local cur="\${COMP_WORDS[COMP_CWORD]}"
   local commands="${commands.map((command) => command.name).join(" ")}"
   local options="${flags(root)}"
-  local sub=""
+  local sub="" nested="" at=0
   local i
   for ((i = 1; i < COMP_CWORD; i++)); do
-    case " $commands " in *" \${COMP_WORDS[i]} "*) sub="\${COMP_WORDS[i]}"; break ;; esac
+    case " $commands " in *" \${COMP_WORDS[i]} "*) sub="\${COMP_WORDS[i]}"; at=$i; break ;; esac
   done
   case "$sub" in
 ${cases}
@@ -88,6 +116,8 @@ ${cases}
     COMPREPLY=( $(compgen -W "$options" -- "$cur") )
   elif [[ -z "$sub" && $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=( $(compgen -W "$commands" -- "$cur") )
+  elif [[ -n "$nested" && $COMP_CWORD -eq $((at + 1)) ]]; then
+    COMPREPLY=( $(compgen -W "$nested" -- "$cur") )
   fi
 }
 complete -o default -F _coord coord
@@ -109,6 +139,11 @@ function fishScript({ root, commands }: ReturnType<typeof completionWords>): str
   for (const option of root.options)
     lines.push(optionLine(option, `not __fish_seen_subcommand_from ${names}`));
   for (const command of commands) {
+    for (const sub of command.subcommands) {
+      lines.push(
+        `complete -c coord -f -n ${quote(`__fish_seen_subcommand_from ${command.name}; and not __fish_seen_subcommand_from ${command.subcommands.join(" ")}`)} -a ${sub}`,
+      );
+    }
     for (const option of command.options)
       lines.push(optionLine(option, `__fish_seen_subcommand_from ${command.name}`));
   }
