@@ -149,6 +149,11 @@ function buildProgram(version: string): Command {
     )
     .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
     .option(
+      "--validate",
+      "check the config offline and exit 0 (valid) or 1: schema, keys coord will not read and why, ${VAR}s, each agent's model, key variable and files; no request is sent",
+    )
+    .option("--strict", "with --validate: warnings count as errors")
+    .option(
       "--json",
       "with a question: the run's result as one JSON object on stdout (answer, winner, votes, agents, usage, cost, duration, log dir, session id), no progress; with --list-sessions: the sessions as JSON",
     )
@@ -200,6 +205,32 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         // A mistyped sub-command (`coord exprt`) must never be sent to the team as a question.
         if (question !== undefined) refuseCommandLikeQuestion(question, commandNames(program));
         const home = process.env.HOME ?? homedir();
+        if (options.strict && !options.validate)
+          throw new ConfigError("--strict goes with --validate: coord --validate --strict");
+        if (options.validate) {
+          if (question !== undefined)
+            throw new ConfigError(
+              "--validate takes no question: coord --validate --config team.yaml",
+            );
+          const { runValidate } = await import("./commands/validate.js");
+          process.exitCode = await runValidate(
+            {
+              config: options.config as string | undefined,
+              json: options.json === true,
+              strict: options.strict === true,
+            },
+            {
+              stdout: process.stdout,
+              stderr: process.stderr,
+              env: process.env,
+              cwd: process.cwd(),
+              home,
+              argv: process.argv.slice(2),
+              version,
+            },
+          );
+          return;
+        }
         if (options.listSessions) {
           const { listSessions } = await import("./commands/list-sessions.js");
           process.exitCode = await listSessions({

@@ -53,16 +53,17 @@ describe("MassGen's configs in coord", () => {
       ],
     ]);
     const backend = config.agents[0]!.backend;
+    const servers = backend.mcp_servers as { env: object; args: string[] }[];
     // MassGen's ${cwd} is the working directory where coord reads the value …
     expect(backend.cwd).toBe("/proj/workspace1");
     expect(config.orchestrator.context_paths).toEqual([
       { path: "/proj/docs", permission: "read", protected_paths: [] },
     ]);
     // … and MCP servers expand theirs when each starts (unset WEATHER_API_KEY is no error here).
-    expect(backend.mcp_servers?.[0]).toMatchObject({
+    expect(servers[0]).toMatchObject({
       env: { WEATHER_API_KEY: "${WEATHER_API_KEY}" },
     });
-    expect(backend.mcp_servers?.[1]).toMatchObject({
+    expect(servers[1]).toMatchObject({
       args: ["-y", "@modelcontextprotocol/server-filesystem", "${cwd}"],
     });
   });

@@ -139,11 +139,6 @@ const COORDINATION_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
   // MassGen reads these under `orchestrator.coordination` too.
   use_skills: unsupported("MassGen's skills"),
   skills_directory: unsupported("MassGen's skills"),
-  enable_agent_task_planning: PLANNING,
-  task_planning_filesystem_mode: PLANNING,
-  enable_subagents: SUBAGENTS,
-  subagent_default_timeout: SUBAGENTS,
-  subagent_max_concurrent: SUBAGENTS,
   subagent_orchestrator: SUBAGENTS,
   checklist_require_gap_report: CHECKLIST,
   max_checklist_calls_per_round: CHECKLIST,
