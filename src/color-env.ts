@@ -1,6 +1,6 @@
 /**
  * Colour on or off for every display, decided once at start-up before any display module loads
- * (docs/cli.md "Colour"): `--no-color` (anywhere before `--`, for every sub-command) and a
+ * (docs/scripting.md "Colour"): `--no-color` (anywhere before `--`, for every sub-command) and a
  * non-empty `NO_COLOR` (https://no-color.org) turn colour off; `FORCE_COLOR` (chalk's and Node's
  * convention) wins over `NO_COLOR` but not over `--no-color`.
  *

@@ -1,7 +1,7 @@
 /**
  * `coord completion bash|zsh|fish`: a shell completion script for coord's sub-commands and
  * options, generated from the commander program itself so it never drifts from `--help`
- * (docs/cli.md "Shell completion"). Install: `coord completion bash >> ~/.bashrc`,
+ * (docs/scripting.md "Shell completion"). Install: `coord completion bash >> ~/.bashrc`,
  * `eval "$(coord completion zsh)"` in ~/.zshrc, `coord completion fish >
  * ~/.config/fish/completions/coord.fish`.
  */

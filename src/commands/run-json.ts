@@ -5,7 +5,7 @@
  */
 import { wallTimeMs, type RunState } from "../session/index.js";
 
-/** The JSON result of one run (docs/cli.md "JSON result"). */
+/** The JSON result of one run (docs/scripting.md "The JSON result of a run"). */
 export interface RunResultJson {
   /** `completed`, `failed`, `timeout`, `interrupted` or `shutdown`. */
   status: string;

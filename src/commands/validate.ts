@@ -1,6 +1,6 @@
 /**
  * `coord --validate [--config PATH] [--json] [--strict]`: checks a config offline and exits
- * (docs/config.md "Checking a config"): the schema, every key coord will not read (with why),
+ * (docs/scripting.md "Checking a config"): the schema, every key coord will not read (with why),
  * `${VAR}` placeholders in the keys it reads, the backend types, and what each agent needs to
  * start (its model, its API key variable, a `local` model file, Claude Code's credentials): each
  * agent's backend is set up as a run would, without any request. Nothing is sent anywhere.
