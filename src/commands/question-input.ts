@@ -32,8 +32,7 @@ export async function resolveQuestion(
     if (stdin.isTTY === true)
       throw new ConfigError('coord -: reads the question from stdin: echo "question" | coord -');
     const text = await readAll(stdin);
-    if (text === "")
-      throw new ConfigError('coord -: stdin was empty: echo "question" | coord -');
+    if (text === "") throw new ConfigError('coord -: stdin was empty: echo "question" | coord -');
     return text;
   }
   if (argument === undefined) {
