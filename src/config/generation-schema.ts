@@ -2,7 +2,7 @@
  * The generation parameters of `agents[].backend` (MassGen's keys): sampling, output cap, stop
  * sequences, a raw body extension. Each is sent to the provider where it takes it (the backends'
  * call settings, `src/backends/generation-settings.ts`); where a backend type cannot take one,
- * the loader warns naming the agent (`./generation-support.ts`).
+ * the loader warns naming the agent (`./backend-key-support.ts`).
  */
 import { z } from "zod";
 

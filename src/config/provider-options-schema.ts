@@ -2,7 +2,7 @@
  * Provider-specific keys of `agents[].backend` (MassGen's names): reasoning and thinking settings
  * per provider, and the `claude_code` backend's own keys. Which backend reads which is said in
  * each description; the loader warns when a key is set on a backend type that does not read it
- * (`./generation-support.ts`).
+ * (`./backend-key-support.ts`).
  */
 import { z } from "zod";
 
