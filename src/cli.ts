@@ -4,6 +4,8 @@
  * one place (ARCHITECTURE.md "Exit codes"). Heavy modules are imported inside the action that
  * needs them, so `coord --help` stays close to bare node's start-up time.
  */
+// First: the colour choice must be made before any display module loads.
+import { startupArgv } from "./color-startup.js";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { Command, Option } from "commander";
@@ -49,7 +51,7 @@ function buildProgram(version: string): Command {
     .helpCommand("help [command]", "show help for a command: coord help logs")
     .argument(
       "[question]",
-      "the question (read from stdin when piped); without one, an interactive chat starts",
+      'the question; `-` reads it from stdin; text piped in beside a question is its context (cat notes.md | coord "Summarize"); without one (and nothing piped), an interactive chat starts',
     )
     .option("--config <path>", "YAML config, or @examples/NAME for a built-in example")
     .addOption(
@@ -64,7 +66,7 @@ function buildProgram(version: string): Command {
     )
     .option(
       "--single-agent [agent_id]",
-      "use one agent of the config (the first when no id is given)",
+      "use one agent of the config (the first when no id is given; a value that names no agent and has spaces is the question)",
     )
     .option("--quick", "no refinement: each agent answers once, no voting loop")
     .addOption(
@@ -75,6 +77,10 @@ function buildProgram(version: string): Command {
     )
     .option("--no-display", "no live display: plain progress lines on stderr, the answer on stdout")
     .option("--no-logs", "write no run logs")
+    .option(
+      "--no-color",
+      "no colour in any display, for every sub-command (also NO_COLOR=1; FORCE_COLOR=1 forces colour)",
+    )
     .option("--debug", "verbose log in agent_outputs/log_<time>/coord_debug.log")
     .option("--output-file <path>", "also write the final answer to this file")
     .option(
@@ -139,7 +145,15 @@ function buildProgram(version: string): Command {
       "continue a memory session: its earlier turns are the history (also session_id: in the config)",
     )
     .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
-    .option("--json", "with --list-sessions: JSON for scripts")
+    .option(
+      "--validate",
+      "check the config offline and exit 0 (valid) or 1: schema, keys coord will not read and why, ${VAR}s, each agent's model, key variable and files; no request is sent",
+    )
+    .option("--strict", "with --validate: warnings count as errors")
+    .option(
+      "--json",
+      "with a question: the run's result as one JSON object on stdout (answer, winner, votes, agents, usage, cost, duration, log dir, session id), no progress; with --list-sessions: the sessions as JSON",
+    )
     .option(
       "--tracing",
       "OpenTelemetry traces of the run (model calls, tools, rounds) to Logfire or any OTLP backend; also COORD_TRACING_ENABLED=true (docs/tracing.md)",
@@ -175,11 +189,40 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
     )
     .action(
       async (question: string | undefined, options: Record<string, unknown>, command: Command) => {
+        // `--single-agent "What is 2+2?"`: commander took the question as the agent id.
+        if (question === undefined && looksLikeQuestion(options.singleAgent)) {
+          question = options.singleAgent;
+          options.singleAgent = true;
+        }
         // A mistyped sub-command (`coord exprt`) must never be sent to the team as a question.
         if (question !== undefined) refuseCommandLikeQuestion(question, commandNames(program));
         const home = process.env.HOME ?? homedir();
-        if (options.json && !options.listSessions)
-          throw new ConfigError("--json goes with --list-sessions: coord --list-sessions --json");
+        if (options.strict && !options.validate)
+          throw new ConfigError("--strict goes with --validate: coord --validate --strict");
+        if (options.validate) {
+          if (question !== undefined)
+            throw new ConfigError(
+              "--validate takes no question: coord --validate --config team.yaml",
+            );
+          const { runValidate } = await import("./commands/validate.js");
+          process.exitCode = await runValidate(
+            {
+              config: options.config as string | undefined,
+              json: options.json === true,
+              strict: options.strict === true,
+            },
+            {
+              stdout: process.stdout,
+              stderr: process.stderr,
+              env: process.env,
+              cwd: process.cwd(),
+              home,
+              argv: process.argv.slice(2),
+              version,
+            },
+          );
+          return;
+        }
         if (options.listSessions) {
           const { listSessions } = await import("./commands/list-sessions.js");
           process.exitCode = await listSessions({
@@ -225,7 +268,12 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         }
         if (options.web && options.automation)
           throw new ConfigError("--web and --automation cannot be combined: pick one display");
-        const text = question ?? (await readQuestionFromStdin());
+        if (options.json && (options.web || options.automation))
+          throw new ConfigError(
+            `--json and ${options.web ? "--web" : "--automation"} cannot be combined: pick one output`,
+          );
+        const { resolveQuestion } = await import("./commands/question-input.js");
+        const text = await resolveQuestion(question, process.stdin);
         const { planRequest } = await import("./commands/plan-flags.js");
         const plan = planRequest(options, {
           question: text !== undefined && text.trim() !== "",
@@ -233,6 +281,12 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           quick: options.quick === true,
           coordinationMode: options.coordinationMode as string | undefined,
         });
+        if (options.json && plan.kind !== "none")
+          throw new ConfigError(
+            "--json gives the result of one run; a plan runs several (planning, then each chunk): drop --json and use --automation for lines a script can read",
+          );
+        if (options.json && (text === undefined || text.trim() === ""))
+          throw new ConfigError('--json needs a question: coord --json "question"');
         const asks =
           options.setup === true ||
           options.select === true ||
@@ -299,10 +353,11 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
             });
           } else {
             const { runQuestion } = await import("./commands/run.js");
-            process.exitCode = await runQuestion(text!, runFlags, {
-              ...io,
-              signal: interrupts.signal,
-            });
+            process.exitCode = await runQuestion(
+              text!,
+              { ...runFlags, json: options.json === true },
+              { ...io, signal: interrupts.signal },
+            );
           }
         } finally {
           interrupts.dispose();
@@ -323,6 +378,30 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
       onOutputClosed = handler;
     },
   });
+  program
+    .command("completion")
+    .argument("<shell>", "bash, zsh or fish")
+    .description(
+      'print a shell completion script: coord completion bash >> ~/.bashrc; eval "$(coord completion zsh)"; coord completion fish > ~/.config/fish/completions/coord.fish',
+    )
+    .action(async (shell: string) => {
+      const { completionScript } = await import("./commands/completion.js");
+      const { buildLogsProgram } = await import("./commands/logs.js");
+      const logs = buildLogsProgram(
+        {
+          stdout: process.stdout,
+          stderr: process.stderr,
+          env: process.env,
+          cwd: process.cwd(),
+          home: process.env.HOME ?? homedir(),
+          argv: [],
+          version,
+          platform: process.platform,
+        },
+        () => undefined,
+      );
+      process.stdout.write(completionScript(shell, program, { logs }));
+    });
   return program;
 }
 
@@ -348,13 +427,13 @@ function commandNames(program: Command): string[] {
   return ["help", ...program.commands.flatMap((command) => [command.name(), ...command.aliases()])];
 }
 
-/** With no question and a piped stdin, the question is read from stdin (`echo q | coord`). */
-async function readQuestionFromStdin(): Promise<string | undefined> {
-  if (process.stdin.isTTY) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8").trim();
-  return text === "" ? undefined : text;
+/**
+ * True for a `--single-agent` value that cannot be an agent id and is the question: it has
+ * whitespace (`--single-agent "What is 2+2?"`). A one-word value is an id (checked against the
+ * config; `--single-agent -- WORD` asks WORD).
+ */
+function looksLikeQuestion(value: unknown): value is string {
+  return typeof value === "string" && /\s/.test(value.trim());
 }
 
 /** Prints one line for coord's own errors and returns their exit code; others are internal. */
@@ -398,7 +477,7 @@ const output = {
 program.configureOutput(output);
 for (const command of program.commands) command.configureOutput(output);
 try {
-  await program.parseAsync(process.argv);
+  await program.parseAsync([...process.argv.slice(0, 2), ...startupArgv]);
 } catch (error) {
   const code = (error as { code?: string }).code;
   if (typeof code === "string" && code.startsWith("commander.")) {

@@ -159,7 +159,7 @@ describe("memory sessions", () => {
     expect(await sessions(box)).toEqual([]);
     const misuse = await runCli(["--json"], box);
     expect(misuse.code).toBe(1);
-    expect(misuse.stderr).toContain("--json goes with --list-sessions");
+    expect(misuse.stderr).toContain("--json needs a question");
   });
 
   test("an interrupted single query marks its session interrupted", async () => {

@@ -14,6 +14,7 @@ import { withActivityListener } from "./ai-sdk-activity.js";
 import { toBackendError } from "./ai-sdk-errors.js";
 import { describeWarning, silenceSdkWarningLog } from "./ai-sdk-warnings.js";
 import { toStreamTextArguments, type AiSdkCallArguments } from "./ai-sdk-request.js";
+import type { GenerationCallSettings } from "./generation-settings.js";
 import {
   BackendError,
   type BackendChunk,
@@ -40,6 +41,8 @@ export type AiSdkProviderOptions = NonNullable<StreamTextArguments["providerOpti
 export interface AiSdkStreamOptions extends StreamOptions {
   /** Provider options for this model (e.g. `{openai: {reasoningSummary: "auto"}}`). */
   providerOptions?: AiSdkProviderOptions;
+  /** The config's sampling settings (`top_p`, `seed`, `stop`, …; `generation-settings.ts`). */
+  callSettings?: GenerationCallSettings;
   /** Clock used to turn a `Retry-After` HTTP-date into milliseconds. Default: `Date.now`. */
   clock?: Pick<Clock, "now">;
   /**
@@ -130,6 +133,7 @@ export async function* streamWithAiSdk(
           options.providerTools,
           request.toolChoice,
         ),
+        ...options.callSettings,
         abortSignal: signal,
         maxRetries: 0,
         ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),

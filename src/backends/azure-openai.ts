@@ -8,6 +8,7 @@
  *   use): `POST {endpoint}/openai/deployments/{model}/chat/completions?api-version=…`.
  */
 import { activityFetch } from "./ai-sdk-activity.js";
+import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
 import { createAzure } from "@ai-sdk/azure";
 import type { BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
@@ -44,12 +45,15 @@ export function createAzureOpenAIBackend(
   dependencies: OpenAIBackendDependencies = {},
 ): Backend {
   const model = requireModel(config);
+  const generation = generationSettings(config, env);
   const endpoint = resolveAzureEndpoint(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "Azure OpenAI",
     variables: ["AZURE_OPENAI_API_KEY"],
   });
-  const fetchOption = { fetch: activityFetch(dependencies.fetch) };
+  const fetchOption = {
+    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
+  };
   const languageModel =
     endpoint.api === "responses"
       ? createAzure({
@@ -73,6 +77,7 @@ export function createAzureOpenAIBackend(
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "azure_openai", request, {
         ...options,
+        callSettings: generation.callSettings,
         providerOptions,
         authHint: "check AZURE_OPENAI_API_KEY or `api_key:` in the config",
         ...(dependencies.clock ? { clock: dependencies.clock } : {}),

@@ -7,6 +7,7 @@
  * Provider quirks are the small named functions below (STYLE.md rule 4).
  */
 import { activityFetch } from "./ai-sdk-activity.js";
+import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type BackendConfig, PROVIDER_HOSTS } from "../config/index.js";
 import { ConfigError } from "../errors.js";
@@ -74,13 +75,14 @@ export function createChatCompletionsBackend(
   dependencies: OpenAIBackendDependencies = {},
 ): Backend {
   const model = requireModel(config);
+  const generation = generationSettings(config, env);
   const endpoint = resolveChatCompletionsEndpoint(config, env);
   const provider = createOpenAICompatible({
     name: endpoint.providerName,
     baseURL: endpoint.baseURL,
     ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
     includeUsage: sendsStreamOptions(endpoint),
-    fetch: activityFetch(dependencies.fetch),
+    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
   });
   const languageModel = provider.chatModel(model);
   const authHint = endpoint.keyVariable
@@ -97,6 +99,7 @@ export function createChatCompletionsBackend(
     stream: (request, options) =>
       streamWithAiSdk(languageModel, endpoint.providerName, adaptRequest(endpoint, request), {
         ...options,
+        callSettings: generation.callSettings,
         authHint,
         ...(unreachableHint ? { unreachableHint } : {}),
         ...(dependencies.clock ? { clock: dependencies.clock } : {}),

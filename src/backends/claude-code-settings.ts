@@ -47,7 +47,8 @@ export interface ClaudeCodeContext {
 
 /** The settings read from the backend block (exported for tests). */
 export interface ClaudeCodeSettings {
-  model: string;
+  /** Absent when the config names none: Claude Code picks its default model. */
+  model?: string;
   cwd: string;
   env: Record<string, string>;
   allowedTools: string[];
@@ -63,7 +64,7 @@ export interface ClaudeCodeSettings {
 
 /**
  * Reads and checks the `claude_code` backend block.
- * @throws ConfigError for a missing model or credentials, a bad key type or permission mode, or
+ * @throws ConfigError for missing credentials, a bad key type or permission mode, or
  *   `bypassPermissions` as root without `IS_SANDBOX=1`.
  */
 export function claudeCodeSettings(
@@ -71,12 +72,8 @@ export function claudeCodeSettings(
   context: ClaudeCodeContext,
 ): ClaudeCodeSettings {
   const raw = config as Record<string, unknown>;
-  const model = config.model?.trim();
-  if (!model) {
-    throw new ConfigError(
-      "Backend type `claude_code` needs a model: set `model:` in the agent's backend config (e.g. claude-sonnet-4-5)",
-    );
-  }
+  // No `model:` (MassGen's examples leave it out): Claude Code uses its default.
+  const model = nonEmpty(config.model);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(context.env)) if (value !== undefined) env[key] = value;
   const apiKey = nonEmpty(config.api_key) ?? nonEmpty(env.ANTHROPIC_API_KEY);
@@ -113,7 +110,7 @@ export function claudeCodeSettings(
   const systemPrompt = optionalString(raw, "system_prompt");
   const appendSystemPrompt = optionalString(raw, "append_system_prompt");
   return {
-    model,
+    ...(model !== undefined ? { model } : {}),
     cwd:
       context.files !== undefined
         ? context.files.workspace
@@ -144,7 +141,7 @@ export function queryOptions(
   if (request.maxOutputTokens !== undefined)
     env.CLAUDE_CODE_MAX_OUTPUT_TOKENS = String(request.maxOutputTokens);
   return {
-    model: settings.model,
+    ...(settings.model !== undefined ? { model: settings.model } : {}),
     cwd: settings.cwd,
     env,
     systemPrompt: composeSystemPrompt(request.system, settings),

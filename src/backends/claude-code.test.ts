@@ -68,8 +68,15 @@ describe("claudeCodeSettings", () => {
     });
   });
 
-  test("refuses a missing model, bad keys, and bypassPermissions as root without IS_SANDBOX=1", () => {
-    expect(() => settings({ model: undefined })).toThrow(/needs a model/);
+  test("without a model, Claude Code picks its default: no model option is passed", () => {
+    const request: ModelRequest = { system: "", messages: [], tools: [], toolChoice: "auto" };
+    const read = settings({ model: undefined });
+    expect(read.model).toBeUndefined();
+    expect(queryOptions(read, request, {})).not.toHaveProperty("model");
+    expect(queryOptions(settings({}), request, {}).model).toBe("claude-sonnet-4-5");
+  });
+
+  test("refuses bad keys, and bypassPermissions as root without IS_SANDBOX=1", () => {
     expect(() => settings({ permission_mode: "yolo" })).toThrow(/permission_mode/);
     expect(() => settings({ max_turns: -1 })).toThrow(/max_turns/);
     expect(() => settings({ allowed_tools: [1] })).toThrow(/allowed_tools/);

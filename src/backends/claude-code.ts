@@ -12,7 +12,7 @@
  * as `provider-tool-call` / `provider-tool-result` chunks. Usage is the query's total (every API
  * request it made), from its result message.
  *
- * Config keys (`agents[].backend`): `model` (required), `cwd` (in a run: the name of the agent's
+ * Config keys (`agents[].backend`): `model` (optional: Claude Code's default when absent), `cwd` (in a run: the name of the agent's
  * private workspace, docs/tools.md, where Claude Code runs with its own tools confined by
  * `./claude-code-confine.ts`; a backend built without the runner's file access runs in `cwd`
  * resolved against coord's working directory, default that directory), `allowed_tools`, `disallowed_tools`, `permission_mode` (`default`, `acceptEdits`,
@@ -66,6 +66,9 @@ export {
   type QueryFunction,
 } from "./claude-code-settings.js";
 
+/** The model name logs show for a `claude_code` agent whose config names none. */
+export const CLAUDE_CODE_DEFAULT_MODEL = "claude-code-default";
+
 /**
  * Creates the `claude_code` backend (see the module comment for keys and credentials).
  * @throws ConfigError as {@link claudeCodeSettings}.
@@ -77,7 +80,7 @@ export function createClaudeCodeBackend(
   const settings = claudeCodeSettings(config, { uid: process.getuid?.(), ...context });
   return {
     type: "claude_code",
-    model: settings.model,
+    model: settings.model ?? CLAUDE_CODE_DEFAULT_MODEL,
     stream: (request, options) => streamQuery(settings, request, options, context.query),
   };
 }

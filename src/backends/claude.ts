@@ -5,6 +5,7 @@
  * `provider-tool-result` chunks.
  */
 import { activityFetch } from "./ai-sdk-activity.js";
+import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
@@ -45,6 +46,7 @@ export function createClaudeBackend(
   dependencies: OpenAIBackendDependencies = {},
 ): Backend {
   const model = requireModel(config);
+  const generation = generationSettings(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "Anthropic",
     variables: ["ANTHROPIC_API_KEY"],
@@ -57,7 +59,7 @@ export function createClaudeBackend(
   const provider = createAnthropic({
     apiKey,
     baseURL,
-    fetch: activityFetch(dependencies.fetch),
+    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
   });
   const languageModel = provider.messages(model);
   const providerOptions = claudeProviderOptions(config);
@@ -71,6 +73,7 @@ export function createClaudeBackend(
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "anthropic", adaptClaudeRequest(request, thinking), {
         ...options,
+        callSettings: generation.callSettings,
         providerOptions,
         providerTools,
         authHint: "check ANTHROPIC_API_KEY or `api_key:` in the config",

@@ -9,6 +9,7 @@
  * body, not in a header ({@link retryDelayMs}).
  */
 import { activityFetch } from "./ai-sdk-activity.js";
+import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
@@ -46,6 +47,7 @@ export function createGeminiBackend(
   dependencies: OpenAIBackendDependencies = {},
 ): Backend {
   const model = requireModel(config);
+  const generation = generationSettings(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "Gemini",
     variables: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"],
@@ -58,7 +60,7 @@ export function createGeminiBackend(
   const provider = createGoogleGenerativeAI({
     apiKey,
     baseURL,
-    fetch: activityFetch(dependencies.fetch),
+    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
   });
   const languageModel = provider.languageModel(model);
   const providerOptions = geminiProviderOptions(config);
@@ -72,6 +74,7 @@ export function createGeminiBackend(
     try {
       for await (const chunk of streamWithAiSdk(languageModel, "gemini", request, {
         ...options,
+        callSettings: generation.callSettings,
         providerOptions,
         providerTools,
         metadataChunks: (metadata) => (sawProviderCall ? [] : groundingToolChunks(metadata)),

@@ -7,6 +7,7 @@
  * `provider-tool-call` / `provider-tool-result` chunks.
  */
 import { activityFetch } from "./ai-sdk-activity.js";
+import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
 import { createXai } from "@ai-sdk/xai";
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
@@ -41,6 +42,7 @@ export function createGrokBackend(
   dependencies: OpenAIBackendDependencies = {},
 ): Backend {
   const model = requireModel(config);
+  const generation = generationSettings(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "xAI",
     variables: ["XAI_API_KEY"],
@@ -53,7 +55,7 @@ export function createGrokBackend(
   const provider = createXai({
     apiKey,
     baseURL,
-    fetch: activityFetch(dependencies.fetch),
+    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
   });
   const providerTools = grokProviderTools(config, provider.tools);
   // xAI's server-side tools exist only in its Responses API; plain calls use Chat Completions.
@@ -68,6 +70,7 @@ export function createGrokBackend(
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "xai", request, {
         ...options,
+        callSettings: generation.callSettings,
         providerOptions,
         ...(useResponses ? { providerTools } : {}),
         authHint: "check XAI_API_KEY or `api_key:` in the config",

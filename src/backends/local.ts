@@ -34,6 +34,7 @@ import type {
 } from "node-llama-cpp";
 import type * as NodeLlamaCpp from "node-llama-cpp";
 import type { BackendConfig } from "../config/index.js";
+import { localSampling } from "./generation-settings.js";
 import { ConfigError } from "../errors.js";
 import { BackendError } from "./backend.js";
 import type { Backend, BackendChunk, ModelRequest, StreamOptions } from "./backend.js";
@@ -310,6 +311,7 @@ export function createLocalBackend(
       const result = await slot.chat.generateResponse(fitted.history, {
         maxTokens,
         temperature: request.temperature ?? config.temperature ?? 0,
+        ...localSampling(config),
         signal,
         grammar,
         onToken: (tokens) => (outputTokens += tokens.length),

@@ -3,6 +3,7 @@
  * Reasoning models stream their reasoning summaries as `reasoning-delta` chunks.
  */
 import { activityFetch } from "./ai-sdk-activity.js";
+import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
@@ -44,6 +45,7 @@ export function createOpenAIBackend(
   dependencies: OpenAIBackendDependencies = {},
 ): Backend {
   const model = requireModel(config);
+  const generation = generationSettings(config, env);
   const apiKey = nonEmpty(config.api_key) ?? nonEmpty(env.OPENAI_API_KEY);
   if (apiKey === undefined) {
     throw new ConfigError(
@@ -56,7 +58,7 @@ export function createOpenAIBackend(
   const provider = createOpenAI({
     apiKey,
     baseURL,
-    fetch: activityFetch(dependencies.fetch),
+    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
   });
   const languageModel = provider.responses(model);
   const providerOptions = responsesProviderOptions(config);
@@ -69,6 +71,7 @@ export function createOpenAIBackend(
     stream: (request, options) =>
       streamWithAiSdk(languageModel, "openai", request, {
         ...options,
+        callSettings: generation.callSettings,
         providerOptions,
         providerTools,
         authHint: "check OPENAI_API_KEY or `api_key:` in the config",

@@ -106,6 +106,18 @@ async function instantiate(agent: AgentConfig, context: BackendContext): Promise
       const { createChatCompletionsBackend } = await import("./chat-completions.js");
       return createChatCompletionsBackend(config, env);
     }
+    case "openrouter":
+    case "groq":
+    case "cerebras":
+    case "together":
+    case "fireworks":
+    case "moonshot":
+    case "nebius":
+    case "poe":
+    case "qwen": {
+      const { createHostedChatBackend } = await import("./hosted-chat.js");
+      return createHostedChatBackend(config, env);
+    }
     case "local": {
       const { createLocalBackend } = await import("./local.js");
       return createLocalBackend(config, { cwd: context.cwd });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { editDistance, guessCommand, refuseCommandLikeQuestion } from "./command-guess.js";
+import { editDistance } from "../edit-distance.js";
+import { guessCommand, refuseCommandLikeQuestion } from "./command-guess.js";
 
 const COMMANDS = ["serve", "logs", "viewer", "export", "shares", "help"];
 

@@ -70,7 +70,8 @@ export async function runLogsCommand(args: readonly string[], io: LogsIO): Promi
   return exitCode;
 }
 
-function buildLogsProgram(io: LogsIO, setExitCode: (code: number) => void): Command {
+/** The `coord logs` program (exported for `coord completion`, which reads its words). */
+export function buildLogsProgram(io: LogsIO, setExitCode: (code: number) => void): Command {
   const root = defaultLogRoot(io.env, io.cwd);
   const print = (text: string) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));

@@ -2,7 +2,9 @@
  * What a single query shows while it runs, chosen once from the flags and the terminal:
  *
  * - `--automation`: the fixed `KEY: value` lines of src/ui/plain/automation.ts, nothing else;
- * - stdout is a TTY Ink can redraw (no `CI` variable; src/commands/ink-can-draw.ts) (and `--no-display` is not given, `ui.display_type: rich_terminal`): the Ink
+ * - `--json`: nothing while it runs (the result is one JSON object at the end, `run-json.ts`);
+ * - stdout is a TTY Ink can redraw (no `CI` variable; src/commands/ink-can-draw.ts) (and
+ *   `--no-display` is not given, `ui.display_type: rich_terminal`): the Ink
  *   live view (src/ui/terminal/live-run.tsx), lazy-imported;
  * - stderr is a TTY: the compact live status block on stderr (src/ui/plain/live-status.ts);
  * - otherwise: labelled trace lines on stderr (`--no-display`, pipes, CI).
@@ -34,8 +36,8 @@ export interface RunStartInfo {
 
 /** A running display. */
 export interface RunDisplay {
-  /** `plain`, `live-status`, `ink` or `automation`. */
-  readonly kind: "plain" | "live-status" | "ink" | "automation";
+  /** `plain`, `live-status`, `ink`, `automation` or `json` (nothing shown while it runs). */
+  readonly kind: "plain" | "live-status" | "ink" | "automation" | "json";
   /** The run started (its log is open); before the first event. */
   started(info: RunStartInfo): void;
   /** The live run's subscriber. */
@@ -52,6 +54,7 @@ export interface RunDisplay {
 export interface DisplayFlags {
   display: boolean;
   automation?: boolean | undefined;
+  json?: boolean | undefined;
 }
 
 /**
@@ -64,6 +67,15 @@ export async function createRunDisplay(
   rich: boolean,
 ): Promise<RunDisplay> {
   if (flags.automation) return automationDisplay(io);
+  if (flags.json) {
+    return {
+      kind: "json",
+      started: () => undefined,
+      event: () => undefined,
+      close: async () => undefined,
+      streamedFinal: () => false,
+    };
+  }
   if (flags.display && rich && inkCanDraw(io.stdout)) {
     const { mountLiveRun } = await import("../ui/terminal/live-run.js");
     // Mounted at the first event: a run that fails before it starts (a missing key) shows only

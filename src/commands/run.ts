@@ -25,6 +25,7 @@ import type { CommandIO } from "./io.js";
 import type { Tracing } from "../tracing/index.js";
 import { openCommandTracing } from "./command-tracing.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
+import { runResultJson } from "./run-json.js";
 import {
   closeSession,
   discardSession,
@@ -48,6 +49,8 @@ export interface RunCommandFlags extends RunFlags {
   sessionId?: string | undefined;
   /** `--automation`: the fixed parseable lines of src/ui/plain/automation.ts only. */
   automation?: boolean | undefined;
+  /** `--json`: one JSON object with the result on stdout (`./run-json.ts`), no progress. */
+  json?: boolean | undefined;
   /** `--cwd-context`: the working directory's access for this run. */
   cwdContext?: CwdContext | undefined;
   /** `--tracing` (also `COORD_TRACING_ENABLED=true`): OpenTelemetry spans of the run. */
@@ -240,18 +243,24 @@ async function finish(
   const { flags, io, logDir, display } = context;
   const reason = state.endReason ?? "failed";
   const answered = state.finalAnswer !== null && reason === "completed";
+  if (flags.json) {
+    if (answered && flags.outputFile) await writeAnswer(io.cwd, flags.outputFile, state);
+    const result = runResultJson(state, {
+      exitCode: EXIT_CODE_FOR_RUN_END[reason],
+      logDir,
+      sessionId: context.sessionId,
+      ...(answered ? {} : { error: failureMessage(state) }),
+    });
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return EXIT_CODE_FOR_RUN_END[reason];
+  }
   let answerFile = logDir !== undefined ? join(logDir, LOG_FILES.finalAnswer) : undefined;
   if (answered) {
     if (display.kind !== "automation") {
       if (display.streamedFinal()) io.stdout.write("\n");
       else io.stdout.write(`${state.finalAnswer}\n`);
     }
-    if (flags.outputFile) {
-      const path = resolve(io.cwd, flags.outputFile);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, `${state.finalAnswer}\n`);
-      answerFile = path;
-    }
+    if (flags.outputFile) answerFile = await writeAnswer(io.cwd, flags.outputFile, state);
   } else {
     io.stderr.write(`coord: ${failureMessage(state)}\n`);
   }
@@ -277,6 +286,14 @@ async function finish(
     );
   }
   return EXIT_CODE_FOR_RUN_END[reason];
+}
+
+/** `--output-file`: writes the final answer; returns the absolute path. */
+async function writeAnswer(cwd: string, file: string, state: RunState): Promise<string> {
+  const path = resolve(cwd, file);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${state.finalAnswer}\n`);
+  return path;
 }
 
 function failureMessage(state: RunState): string {

@@ -1,6 +1,6 @@
 /**
  * Checks across keys that the schema cannot express: unique agent ids, a model for every backend
- * that needs one, `presenter_agent` naming an agent.
+ * that needs one (all but `scripted` and `claude_code`), `presenter_agent` naming an agent.
  */
 import { checkToolConfig } from "./check-tool-config.js";
 import type { KeyPath } from "./key-path.js";
@@ -30,7 +30,8 @@ export function checkConfig(config: Config): ConfigProblem[] {
     }
     if (agent.backend.model === undefined) {
       if (agent.backend.type === "scripted") agent.backend.model = "scripted";
-      else {
+      // Claude Code picks its default model (MassGen's examples leave `model:` out).
+      else if (agent.backend.type !== "claude_code") {
         const what = agent.backend.type === "local" ? "the path of a GGUF file" : "the model name";
         problems.push({
           path: ["agents", index, "backend", "model"],

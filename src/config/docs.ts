@@ -4,6 +4,7 @@
  * committed files differ; regenerate with `npx vitest run src/config/docs.test.ts -u`.
  */
 import { z } from "zod";
+import { CHAT_PROVIDERS } from "./chat-providers.js";
 import { ConfigSchema } from "./schema.js";
 
 /** A JSON Schema node, as far as the reference table reads it. */
@@ -86,20 +87,37 @@ export function renderConfigReference(): string {
     "example. Without `--config`, coord reads `.coord/config.yaml`, then `~/.config/coord/config.yaml`.",
     "The JSON Schema for editors is `config.schema.json`.",
     "",
-    "- Keys follow MassGen's, so MassGen configs load: a key coord does not know is a warning with",
-    "  its position and dotted path (`unknown key agents[0].foo (ignored)`), never an error. A single",
-    "  `agent:` is read as `agents: [agent]`; agents without `id` get `agent_a`, `agent_b`, ….",
-    "- `agents[].backend` takes any further key without a warning: provider parameters are passed on.",
-    "- `${VAR}` in a string value is the environment variable VAR (an error when unset);",
+    "- Keys follow MassGen's, so MassGen configs run unchanged: every key coord does not read is one",
+    "  warning with its position, dotted path and why — `unknown key agents[0].foo (ignored)` (with a",
+    '  "did you mean" for a near miss), or for MassGen\'s keys `not supported in coord: …`, `not needed',
+    "  in coord: …`, `use X instead`; a key the agent's backend type does not read (`top_k` on",
+    "  `claude_code`) names the agent. `coord --validate` lists them all. A single `agent:` is read as",
+    "  `agents: [agent]`; agents without `id` get `agent_a`, `agent_b`, ….",
+    "- MassGen types coord does not run (`ag2`, `codex`, `gemini_cli`, `inference`, …) are refused",
+    "  with one line saying what to use instead.",
+    "- `${VAR}` in a string value coord reads is the environment variable VAR (an error when unset);",
     "  `${VAR:-default}` falls back to `default` when VAR is unset or empty; `$${` is a literal `${`.",
-    "  Variables come from the environment and `~/.config/coord/.env` (the environment wins).",
+    "  Variables come from the environment and `~/.config/coord/.env` (the environment wins). Keys",
+    "  coord warns about are not expanded; `mcp_servers` entries expand when each server starts.",
+    "  MassGen's `${cwd}` is the agent's workspace inside `mcp_servers`, coord's working directory",
+    "  elsewhere.",
     "- A key written with no value (`ui:` and nothing under it) counts as absent.",
-    "- `agents[].backend.model` is required for every backend type except `scripted`.",
+    "- `agents[].backend.model` is required for every backend type except `scripted` and",
+    "  `claude_code` (Claude Code's default model).",
+    "- Generation parameters (`temperature`, `top_p`, `top_k`, `max_tokens`, `frequency_penalty`,",
+    "  `presence_penalty`, `seed`, `stop`, `reasoning_effort`, `extra_body`, `chat_template_kwargs`)",
+    "  are sent to the provider where it takes them; elsewhere they are a warning naming the agent.",
     "- API keys: `api_key:` in the backend wins; else the environment (or `~/.config/coord/.env`):",
     "  `openai` OPENAI_API_KEY · `claude` ANTHROPIC_API_KEY · `gemini` GEMINI_API_KEY or",
     "  GOOGLE_API_KEY · `grok` XAI_API_KEY · `azure_openai` AZURE_OPENAI_API_KEY (with",
-    "  AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_VERSION) · `zai` ZAI_API_KEY · `chatcompletion` by",
+    "  AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_VERSION) · `zai` ZAI_API_KEY · `claude_code`",
+    "  ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN · the types below as listed · `chatcompletion` by",
     "  host (OPENROUTER_API_KEY, GROQ_API_KEY, …). A missing key stops the run before any agent starts.",
+    "- MassGen's hosted Chat Completions types, with their default `base_url` and key variables:",
+    ...CHAT_PROVIDERS.map(
+      (provider) =>
+        `  - \`${provider.type}\` (${provider.label}): ${provider.baseUrl}, ${provider.keyVariables.join(" or ")}`,
+    ),
     "",
     ...table,
     "",

@@ -15,13 +15,14 @@ const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  * literal `${`. Keys are not expanded; numbers, booleans and null are kept.
  *
  * @param onMissing Called for `${VAR}` without a default when VAR is unset, with the key path of
- *   the string (in `value`) and the variable name; it must throw (the loader throws a ConfigError).
+ *   the string (in `value`) and the variable name: it throws, or returns the text to put in its
+ *   place (the loader collects every missing variable before failing).
  * @param keep Subtrees left as written (expanded later, e.g. an MCP server's env when it starts).
  */
 export function expandEnv(
   value: unknown,
   env: EnvRecord,
-  onMissing: (path: KeyPath, variable: string) => never,
+  onMissing: (path: KeyPath, variable: string) => string,
   path: KeyPath = [],
   keep: (path: KeyPath) => boolean = () => false,
 ): unknown {
@@ -32,8 +33,7 @@ export function expandEnv(
       const current = env[name];
       if (fallback !== undefined)
         return current === undefined || current === "" ? fallback : current;
-      if (current === undefined) onMissing(path, name);
-      return current;
+      return current ?? onMissing(path, name);
     });
   }
   if (Array.isArray(value)) {

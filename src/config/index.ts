@@ -75,3 +75,16 @@ export {
   shareUrl,
   VIEWER_URL_ENV,
 } from "./sharing.js";
+export {
+  CHAT_COMPLETIONS_BACKEND_TYPES,
+  generationParametersOf,
+  unreadBackendKeys,
+} from "./backend-key-support.js";
+export { GENERATION_PARAMETERS, type GenerationParameter } from "./generation-schema.js";
+export {
+  CHAT_PROVIDERS,
+  chatProviderOf,
+  type ChatProviderInfo,
+  type ChatProviderSdk,
+} from "./chat-providers.js";
+export { massgenOnlyTypeMessage } from "./massgen-types.js";

@@ -78,8 +78,8 @@ describe("MassGen compatibility", () => {
     const { config, warnings } = parseConfigText(massgen, { source: "mg.yaml", env: {} });
     expect(warnings.map((warning) => warning.message)).toEqual([
       "mg.yaml:10:5: unknown key agents[0].temperature_hint (ignored)",
-      "mg.yaml:21:3: unknown key ui.type (ignored)",
-      "mg.yaml:25:3: unknown key timeout_settings.initial_round_timeout_seconds (ignored)",
+      "mg.yaml:21:3: ui.type: use ui.display_type instead (ignored)",
+      "mg.yaml:25:3: timeout_settings.initial_round_timeout_seconds: not supported in coord: MassGen's per-round timeouts (coord bounds each request: request_timeout_seconds, and the run: orchestrator_timeout_seconds) (ignored)",
     ]);
     expect(warnings[0]).toMatchObject({
       file: "mg.yaml",
@@ -214,7 +214,7 @@ describe("positioned errors", () => {
       ]),
     );
     expect(error.message.split("\n")).toEqual([
-      'c.yaml:4:13: agents[0].backend.type: expected one of "openai" | "claude" | "gemini" | "grok" | "azure_openai" | "claude_code" | "zai" | "chatcompletion" | "lmstudio" | "vllm" | "sglang" | "ollama" | "local" | "scripted", received "openia"',
+      'c.yaml:4:13: agents[0].backend.type: expected one of "openai" | "claude" | "gemini" | "grok" | "azure_openai" | "claude_code" | "zai" | "chatcompletion" | "lmstudio" | "vllm" | "sglang" | "ollama" | "openrouter" | "groq" | "cerebras" | "together" | "fireworks" | "moonshot" | "nebius" | "poe" | "qwen" | "local" | "scripted", received "openia"',
       "c.yaml:5:20: agents[0].backend.temperature: expected a number <= 2, received 3",
       "c.yaml:6:5: agents[1].backend: expected object, but the key is missing",
       'c.yaml:8:23: orchestrator.voting_sensitivity: expected one of "lenient" | "balanced" | "strict", received "loose"',

@@ -13,17 +13,23 @@ import { describeIssue, issueKeyPath } from "./describe-issue.js";
 import { expandEnv, isMcpServersPath, isPlainObject, type EnvRecord } from "./expand-env.js";
 import { formatKeyPath, type KeyPath } from "./key-path.js";
 import { normalizeConfig } from "./normalize-config.js";
+import { massgenOnlyTypeMessage } from "./massgen-types.js";
 import { ConfigSchema, type Config } from "./schema.js";
-import { findUnknownKeys } from "./unknown-keys.js";
+import { unusedKeys, type UnusedKeyWarningKind } from "./unused-keys.js";
 import { locateKeyPath, type SourcePosition } from "./yaml-positions.js";
 
-/** A problem that does not stop loading (an unknown key, a YAML warning). */
+/** A problem that does not stop loading (a key coord does not read, a YAML warning). */
 export interface ConfigWarning {
   /** The whole line to print: `file:line:col: unknown key agents[0].foo (ignored)`. */
   message: string;
   file: string;
   /** Dotted key path as written in the file; empty for YAML warnings. */
   path: string;
+  /**
+   * Why: `unknown` key, `unsupported` / `not-needed` / `use-instead` (a MassGen key), `unread` (a
+   * key the agent's backend type does not read), `yaml`.
+   */
+  kind: UnusedKeyWarningKind | "yaml";
   line: number;
   column: number;
 }
@@ -49,13 +55,14 @@ const MAX_LISTED_PROBLEMS = 10;
  *   `@examples/NAME` first with `resolveConfigPath`.
  * @param options.env Variables for `${VAR}` expansion (the environment merged with
  *   `~/.config/coord/.env`, see `loadEnvFiles`).
+ * @param options.cwd The working directory, for MassGen's `${cwd}` (see {@link parseConfigText}).
  * @throws ConfigError when the file cannot be read, is not valid YAML, uses an unset `${VAR}`, or
  *   fails validation; the message holds one `file:line:col: key.path: what is wrong` line per
  *   problem.
  */
 export async function loadConfigFile(
   path: string,
-  options: { env: EnvRecord },
+  options: { env: EnvRecord; cwd?: string },
 ): Promise<LoadedConfig> {
   const absolutePath = resolve(path);
   let text: string;
@@ -71,23 +78,34 @@ export async function loadConfigFile(
           : `cannot read the config file: ${(error as Error).message}`;
     throw new ConfigError(`${path}: ${reason}`, { file: path });
   }
-  return { ...parseConfigText(text, { source: path, env: options.env }), path: absolutePath };
+  return {
+    ...parseConfigText(text, {
+      source: path,
+      env: options.env,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    }),
+    path: absolutePath,
+  };
 }
 
 /**
  * Parses and validates config text.
  *
  * @param options.source File name used in messages (default `<config>`).
- * @param options.env Variables for `${VAR}` / `${VAR:-default}` expansion in string values.
+ * @param options.env Variables for `${VAR}` / `${VAR:-default}` expansion in the string values coord
+ *   reads (keys it warns about are left as written; `mcp_servers` expand when each server starts).
+ * @param options.cwd The working directory: MassGen's `${cwd}` outside `mcp_servers` (inside them
+ *   it is the agent's workspace, expanded when the server starts).
  * @returns The config with every default filled in, and warnings (unknown keys with their dotted
  *   path and position, YAML warnings).
- * @throws ConfigError for YAML syntax errors, an unset `${VAR}` without default, `agent:` together
+ * @throws ConfigError for YAML syntax errors, a MassGen-only backend type (`ag2`, …), an unset
+ *   `${VAR}` without default in a key coord reads, `agent:` together
  *   with `agents:`, schema violations, duplicate agent ids, a missing `backend.model`, or a
  *   `presenter_agent` that names no agent.
  */
 export function parseConfigText(
   text: string,
-  options: { source?: string; env: EnvRecord },
+  options: { source?: string; env: EnvRecord; cwd?: string },
 ): ParsedConfig {
   const file = options.source ?? "<config>";
   const lineCounter = new LineCounter();
@@ -110,6 +128,7 @@ export function parseConfigText(
       message: `${where(file, position)}: YAML: ${warning.message}`,
       file,
       path: "",
+      kind: "yaml",
       ...position,
     };
   });
@@ -136,67 +155,74 @@ export function parseConfigText(
       `expected a mapping (agents:, orchestrator:, …), received ${Array.isArray(raw) ? "array" : typeof raw}`,
     );
   }
-  const expanded = expandEnv(
-    raw,
-    options.env,
-    (path, variable) =>
-      fail(
-        path,
-        `environment variable ${variable} is not set: set it in the environment or ~/.config/coord/.env, or write \${${variable}:-default}`,
-      ),
-    [],
-    isMcpServersPath,
-  ) as Record<string, unknown>;
-  // Keys written in the file or expanded from ${VAR}: no output path may print them.
-  registerConfigSecrets(expanded);
-  if (expanded.agent !== undefined && expanded.agents !== undefined) {
+  const top = raw as Record<string, unknown>;
+  if (top.agent !== undefined && top.agents !== undefined) {
     fail(["agent"], "use either `agent:` (one agent) or `agents:` (a list), not both");
   }
-
-  const { data, toDocumentPath } = normalizeConfig(expanded);
-  for (const path of findUnknownKeys(ConfigSchema, data)) {
+  const { data: written, toDocumentPath } = normalizeConfig(top);
+  const at = (path: KeyPath, position: "key" | "value" = "value") => {
     const documentPath = toDocumentPath(path);
-    const position = locateKeyPath(doc, lineCounter, documentPath, { at: "key" });
-    const key = formatKeyPath(documentPath);
+    return {
+      key: formatKeyPath(documentPath),
+      position: locateKeyPath(doc, lineCounter, documentPath, { at: position }),
+    };
+  };
+  for (const [index, agent] of (Array.isArray(written.agents) ? written.agents : []).entries()) {
+    const type = isPlainObject(agent) && isPlainObject(agent.backend) ? agent.backend.type : "";
+    const refusal = massgenOnlyTypeMessage(type);
+    if (refusal !== undefined) fail(toDocumentPath(["agents", index, "backend", "type"]), refusal);
+  }
+
+  // Keys coord does not read are warned about and never expanded: an unset ${VAR} there is no
+  // error. MCP servers expand theirs when each starts (docs/tools.md).
+  const unused = unusedKeys(written, options.env);
+  const skipped = new Set(unused.map((entry) => formatKeyPath(entry.path)));
+  const missing: ConfigProblem[] = [];
+  const variables = options.cwd === undefined ? options.env : { cwd: options.cwd, ...options.env };
+  const data = expandEnv(
+    written,
+    variables,
+    (path, variable) => {
+      missing.push({
+        path,
+        text: `environment variable ${variable} is not set: set it in the environment or ~/.config/coord/.env, or write \${${variable}:-default}`,
+      });
+      return "";
+    },
+    [],
+    (path) => isMcpServersPath(path) || skipped.has(formatKeyPath(path)),
+  ) as Record<string, unknown>;
+  // Keys written in the file or expanded from ${VAR}: no output path may print them.
+  registerConfigSecrets(data);
+  for (const entry of unused) {
+    const { key, position } = at(entry.path, "key");
     warnings.push({
-      message: `${where(file, position)}: unknown key ${key} (ignored)`,
+      message: `${where(file, position)}: ${entry.describe(key)}`,
       file,
       path: key,
+      kind: entry.kind,
       ...position,
     });
   }
-
-  for (const path of customToolsPaths(data)) {
-    const documentPath = toDocumentPath(path);
-    const position = locateKeyPath(doc, lineCounter, documentPath, { at: "key" });
-    const key = formatKeyPath(documentPath);
-    warnings.push({
-      message: `${where(file, position)}: ${key}: MassGen's Python custom tools cannot run in coord (ignored); offer tools through mcp_servers instead`,
-      file,
-      path: key,
-      ...position,
-    });
-  }
-
   warnings.sort((first, second) => first.line - second.line || first.column - second.column);
 
   const result = ConfigSchema.safeParse(data);
-  const problems: ConfigProblem[] = result.success
-    ? checkConfig(result.data)
-    : result.error.issues.map((issue) => ({
-        path: issueKeyPath(issue),
-        text: describeIssue(issue, data),
-      }));
+  // A value with an unset variable is reported once, as that.
+  const unset = new Set(missing.map((problem) => formatKeyPath(problem.path)));
+  const problems: ConfigProblem[] = [
+    ...missing,
+    ...(result.success
+      ? checkConfig(result.data)
+      : result.error.issues.map((issue) => ({
+          path: issueKeyPath(issue),
+          text: describeIssue(issue, data),
+        }))
+    ).filter((problem) => !unset.has(formatKeyPath(problem.path))),
+  ];
   if (problems.length > 0 || !result.success) {
     throw problemsError(problems, {
       file,
-      locate: (path) => {
-        const documentPath = toDocumentPath(path);
-        return {
-          key: formatKeyPath(documentPath),
-          position: locateKeyPath(doc, lineCounter, documentPath),
-        };
-      },
+      locate: (path) => at(path),
     });
   }
   return { config: result.data, warnings };
@@ -249,16 +275,6 @@ function isCyclic(value: unknown, ancestors: Set<object>): boolean {
   const cyclic = children.some((child) => isCyclic(child, ancestors));
   ancestors.delete(value);
   return cyclic;
-}
-
-/** Paths of every `agents[i].backend.custom_tools` key (warned once at load). */
-function customToolsPaths(data: Record<string, unknown>): KeyPath[] {
-  const agents = Array.isArray(data.agents) ? (data.agents as unknown[]) : [];
-  return agents.flatMap((agent, index) =>
-    isPlainObject(agent) && isPlainObject(agent.backend) && "custom_tools" in agent.backend
-      ? [["agents", index, "backend", "custom_tools"] as KeyPath]
-      : [],
-  );
 }
 
 function where(file: string, position: SourcePosition): string {

@@ -125,7 +125,7 @@ describe("backend availability", () => {
   it("explains an unavailable backend and lists the available ones", () => {
     const unavailable = new Set(["claude_code", "local"]);
     expect(backendUnavailableMessage("claude_code", unavailable)).toBe(
-      "backend `claude_code` is not available yet in this version of coord; available: openai, claude, gemini, grok, azure_openai, zai, chatcompletion, lmstudio, vllm, sglang, ollama, scripted",
+      "backend `claude_code` is not available yet in this version of coord; available: openai, claude, gemini, grok, azure_openai, zai, chatcompletion, lmstudio, vllm, sglang, ollama, openrouter, groq, cerebras, together, fireworks, moonshot, nebius, poe, qwen, scripted",
     );
     expect(backendUnavailableMessage("openai", unavailable)).toBeUndefined();
     expect(backendUnavailableMessage("claude_code")).toBeUndefined();

@@ -119,7 +119,7 @@ agents:
       "agents:\n  - id: a\n    backend:\n      type: scripted\n      custom_tools:\n        - name: calc\n          path: tools.py\n",
     );
     expect(warnings.map((warning) => warning.message)).toEqual([
-      "c.yaml:5:7: agents[0].backend.custom_tools: MassGen's Python custom tools cannot run in coord (ignored); offer tools through mcp_servers instead",
+      "c.yaml:5:7: agents[0].backend.custom_tools: not supported in coord: MassGen's Python custom tools (offer tools through mcp_servers) (ignored)",
     ]);
   });
 

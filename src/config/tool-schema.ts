@@ -83,10 +83,6 @@ export const backendToolKeys = {
     .enum(["local", "docker"])
     .optional()
     .describe("`local` (default): commands run on this machine; `docker` is refused."),
-  custom_tools: z
-    .unknown()
-    .optional()
-    .describe("MassGen's Python custom tools: they cannot run in coord (a warning; ignored)."),
 };
 
 /** `orchestrator.context_paths[]`. */

@@ -6,13 +6,22 @@ import { z } from "zod";
 import { isPlainObject } from "./expand-env.js";
 import type { KeyPath } from "./key-path.js";
 
+/** A key the schema does not declare, and the keys its object does declare (for suggestions). */
+export interface UnknownKey {
+  path: KeyPath;
+  known: readonly string[];
+}
+
 /**
- * Walks `value` alongside `schema` and returns the path of every object key the schema does not
- * declare. Loose objects (`.loose()`, e.g. `agents[].backend`) and records accept any key; the
- * children of an unknown key are not reported separately. Values of the wrong type are skipped
- * (validation reports them).
+ * Walks `value` alongside `schema` and returns every object key the schema does not declare.
+ * Loose objects (`.loose()`) and records accept any key; the children of an unknown key are not
+ * reported separately. Values of the wrong type are skipped (validation reports them).
  */
-export function findUnknownKeys(schema: z.ZodType, value: unknown, path: KeyPath = []): KeyPath[] {
+export function findUnknownKeys(
+  schema: z.ZodType,
+  value: unknown,
+  path: KeyPath = [],
+): UnknownKey[] {
   if (
     schema instanceof z.ZodOptional ||
     schema instanceof z.ZodNullable ||
@@ -53,7 +62,7 @@ export function findUnknownKeys(schema: z.ZodType, value: unknown, path: KeyPath
     return Object.entries(value).flatMap(([key, item]) => {
       const child = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (child !== undefined) return findUnknownKeys(child, item, [...path, key]);
-      return acceptsAnyKey ? [] : [[...path, key]];
+      return acceptsAnyKey ? [] : [{ path: [...path, key], known: Object.keys(shape) }];
     });
   }
   return [];

@@ -75,6 +75,7 @@ export async function loadNamedConfig(
   const config = await import("../config/index.js");
   const loaded = await config.loadConfigFile(config.resolveConfigPath(configArg, context.cwd), {
     env: context.env,
+    cwd: context.cwd,
   });
   config.assertBackendsAvailable(loaded.config, { file: loaded.path });
   return {
@@ -131,7 +132,7 @@ export function chooseMode(config: Config, flags: RunFlags): ModeChoice {
     if (index < 0) {
       const ids = config.agents.map((agent) => agent.id).join(", ");
       throw new ConfigError(
-        `--single-agent ${id}: no agent with that id; the config's agents are: ${ids}`,
+        `--single-agent ${id}: no agent with that id; the config's agents are: ${ids} (to ask "${id}" with the first agent: coord --single-agent -- "${id}")`,
       );
     }
     return { mode: "single", agentIndexes: [index] };

@@ -1,0 +1,97 @@
+/**
+ * `coord --json "<question>"`: the run's result as one JSON object on stdout (as `claude -p
+ * --output-format json` and `gemini --output-format json`), nothing else there. Built from the
+ * run's state only (STYLE.md rule 1).
+ */
+import { wallTimeMs, type RunState } from "../session/index.js";
+
+/** The JSON result of one run (docs/scripting.md "The JSON result of a run"). */
+export interface RunResultJson {
+  /** `completed`, `failed`, `timeout`, `interrupted` or `shutdown`. */
+  status: string;
+  /** The process exit code that goes with it. */
+  exit_code: number;
+  question: string;
+  /** The final answer; null when the run ended without one. */
+  answer: string | null;
+  /** Why the run failed, when it did (one line per agent error, or the run's error). */
+  error: string | null;
+  /** The coordination mode: voting, decomposition, single, quick. */
+  mode: string | null;
+  /** The winning agent's real id and its answer label, with how it was chosen. */
+  winner: { agent_id: string | null; label: string; votes: number; basis: string } | null;
+  /** The valid votes on the last answer set. */
+  votes: { voter: string; for: string; label: string; reason: string }[];
+  agents: {
+    id: string;
+    backend: string;
+    model: string;
+    status: string;
+    answers: number;
+    error: string | null;
+  }[];
+  /** Tokens, model calls and cost of the whole run (USD; `cost_complete` false when a model has no price). */
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    reasoning_tokens: number;
+    cached_input_tokens: number;
+    model_calls: number;
+  };
+  cost_usd: number;
+  cost_complete: boolean;
+  duration_ms: number;
+  /** The run's log directory; null with `--no-logs`. */
+  log_dir: string | null;
+  /** The memory session (continue with `coord --session-id ID`). */
+  session_id: string;
+}
+
+/** The JSON result of a finished run. */
+export function runResultJson(
+  state: RunState,
+  context: { exitCode: number; logDir: string | undefined; sessionId: string; error?: string },
+): RunResultJson {
+  const usage = state.totals.usage;
+  const reason = state.endReason ?? "failed";
+  return {
+    status: reason,
+    exit_code: context.exitCode,
+    question: state.question,
+    answer: reason === "completed" ? state.finalAnswer : null,
+    error: context.error ?? null,
+    mode: state.mode,
+    winner: state.winner && {
+      agent_id: state.winner.agentId,
+      label: state.winner.label,
+      votes: state.winner.votes,
+      basis: state.winner.basis,
+    },
+    votes: state.votes.map((vote) => ({
+      voter: vote.voterId,
+      for: vote.targetAgentId,
+      label: vote.label,
+      reason: vote.reason,
+    })),
+    agents: state.agents.map((agent) => ({
+      id: agent.id,
+      backend: agent.backend,
+      model: agent.model,
+      status: agent.status,
+      answers: agent.answerCount,
+      error: agent.lastError?.message ?? null,
+    })),
+    usage: {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      reasoning_tokens: usage.reasoningTokens,
+      cached_input_tokens: usage.cachedInputTokens,
+      model_calls: usage.modelCalls,
+    },
+    cost_usd: usage.pricedCostUsd,
+    cost_complete: usage.unpricedCalls === 0,
+    duration_ms: wallTimeMs(state),
+    log_dir: context.logDir ?? null,
+    session_id: context.sessionId,
+  };
+}

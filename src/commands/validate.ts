@@ -1,0 +1,123 @@
+/**
+ * `coord --validate [--config PATH] [--json] [--strict]`: checks a config offline and exits
+ * (docs/scripting.md "Checking a config"): the schema, every key coord will not read (with why),
+ * `${VAR}` placeholders in the keys it reads, the backend types, and what each agent needs to
+ * start (its model, its API key variable, a `local` model file, Claude Code's credentials): each
+ * agent's backend is set up as a run would, without any request. Nothing is sent anywhere.
+ *
+ * Exit 0 when the config is valid (warnings allowed), 1 when not; `--strict` counts warnings as
+ * errors.
+ */
+import { CoordError, ExitCode } from "../errors.js";
+import type { CommandIO } from "./io.js";
+
+/** Flags of `coord --validate`. */
+export interface ValidateFlags {
+  config?: string | undefined;
+  json: boolean;
+  strict: boolean;
+}
+
+/** One finding: an error (invalid) or a warning (valid unless `--strict`). */
+export interface ValidationFinding {
+  message: string;
+  file?: string;
+  path?: string;
+  line?: number;
+  column?: number;
+  /** For warnings: why the key is not read (`unknown`, `unsupported`, `unread`, …). */
+  kind?: string;
+}
+
+/** The `--json` report. */
+export interface ValidationReport {
+  config: string | null;
+  valid: boolean;
+  strict: boolean;
+  errors: ValidationFinding[];
+  warnings: ValidationFinding[];
+  agents: { id: string; type: string; model: string | null; ready: boolean }[];
+}
+
+/**
+ * Validates the config and prints the report (lines on stderr, or JSON on stdout).
+ * @returns the exit code: 0 valid, 1 invalid (or warnings with `--strict`).
+ */
+export async function runValidate(flags: ValidateFlags, io: CommandIO): Promise<number> {
+  const report = await validate(flags, io);
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    for (const warning of report.warnings) io.stderr.write(`coord: warning: ${warning.message}\n`);
+    for (const error of report.errors) io.stderr.write(`coord: ${error.message}\n`);
+    const counts = `${report.errors.length} error(s), ${report.warnings.length} warning(s)`;
+    io.stdout.write(
+      report.valid
+        ? `${report.config}: valid (${counts}; ${report.agents.length} agent(s) ready)\n`
+        : `${report.config ?? "config"}: not valid (${counts}${report.strict && report.errors.length === 0 ? ", --strict" : ""})\n`,
+    );
+  }
+  return report.valid ? ExitCode.success : ExitCode.usage;
+}
+
+async function validate(flags: ValidateFlags, io: CommandIO): Promise<ValidationReport> {
+  const config = await import("../config/index.js");
+  const report: ValidationReport = {
+    config: flags.config ?? null,
+    valid: false,
+    strict: flags.strict,
+    errors: [],
+    warnings: [],
+    agents: [],
+  };
+  const env = await config.loadEnvFiles({ home: io.home, env: io.env });
+  const configArg = flags.config ?? (await config.discoverConfig({ cwd: io.cwd, home: io.home }));
+  if (configArg === undefined) {
+    report.errors.push({ message: config.noConfigMessage() });
+    return report;
+  }
+  report.config = configArg;
+  let loaded;
+  try {
+    loaded = await config.loadConfigFile(config.resolveConfigPath(configArg, io.cwd), {
+      env,
+      cwd: io.cwd,
+    });
+    config.assertBackendsAvailable(loaded.config, { file: loaded.path });
+  } catch (error) {
+    if (!(error instanceof CoordError)) throw error;
+    // One finding per problem line (the loader lists up to 10).
+    for (const line of error.message.split("\n")) {
+      if (line.trim() !== "") report.errors.push({ message: line.trim() });
+    }
+    return report;
+  }
+  report.warnings = loaded.warnings.map((warning) => ({
+    message: warning.message,
+    file: warning.file,
+    path: warning.path,
+    line: warning.line,
+    column: warning.column,
+    kind: warning.kind,
+  }));
+  const { createBackend } = await import("../backends/registry.js");
+  for (const [index, agent] of loaded.config.agents.entries()) {
+    let ready = false;
+    try {
+      const backend = await createBackend(agent, index, { env, cwd: io.cwd });
+      ready = true;
+      await backend.close?.();
+    } catch (error) {
+      if (!(error instanceof CoordError)) throw error;
+      report.errors.push({ message: error.message, path: `agents[${index}].backend` });
+    }
+    report.agents.push({
+      id: agent.id,
+      type: agent.backend.type,
+      model: agent.backend.model ?? null,
+      ready,
+    });
+  }
+  report.valid = report.errors.length === 0 && !(flags.strict && report.warnings.length > 0);
+  return report;
+}

@@ -1,0 +1,212 @@
+/**
+ * Which backend types read which `agents[].backend` keys: the generation parameters each provider
+ * takes (as its ai SDK provider sends them), and the keys only one provider has (its thinking
+ * settings, hosted tools, `local` threads, …). A key set on a type that does not read it is a
+ * warning at load naming the agent (issue "Generation parameters reach the provider": a parameter
+ * a provider cannot take is a warning naming the agent; nothing is accepted and ignored silently).
+ */
+import type { BackendConfig } from "./backend-schema.js";
+import type { BackendType } from "./backend-types.js";
+import { GENERATION_PARAMETERS, type GenerationParameter } from "./generation-schema.js";
+
+/** The backend types that speak Chat Completions (`POST {base_url}/chat/completions`). */
+export const CHAT_COMPLETIONS_BACKEND_TYPES = [
+  "chatcompletion",
+  "zai",
+  "lmstudio",
+  "vllm",
+  "sglang",
+  "ollama",
+  "openrouter",
+  "groq",
+  "cerebras",
+  "together",
+  "fireworks",
+  "moonshot",
+  "nebius",
+  "poe",
+  "qwen",
+] as const satisfies readonly BackendType[];
+
+const CHAT: readonly BackendType[] = CHAT_COMPLETIONS_BACKEND_TYPES;
+
+/** What every Chat Completions server takes: the standard fields plus the body extension. */
+const CHAT_PARAMETERS: readonly GenerationParameter[] = [
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "frequency_penalty",
+  "presence_penalty",
+  "seed",
+  "stop",
+  "reasoning_effort",
+  "extra_body",
+];
+/** Chat Completions servers that also take `top_k` (sent in the body). */
+const TOP_K_SERVERS: readonly BackendType[] = [
+  "chatcompletion",
+  "vllm",
+  "sglang",
+  "lmstudio",
+  "openrouter",
+  "together",
+  "fireworks",
+  "qwen",
+];
+/** Servers that render a chat template from `chat_template_kwargs` (vLLM, SGLang). */
+const CHAT_TEMPLATE_SERVERS: readonly BackendType[] = ["chatcompletion", "vllm", "sglang"];
+
+/** OpenAI's Responses API (and Azure's v1 API). */
+const RESPONSES_PARAMETERS: readonly GenerationParameter[] = [
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "reasoning_effort",
+  "extra_body",
+];
+
+/**
+ * The generation parameters a backend sends to its provider.
+ * @param backend the agent's backend block (`azure_openai` with a dated `api_version` speaks
+ *   Chat Completions; `AZURE_OPENAI_API_VERSION` is read from `env`).
+ */
+export function generationParametersOf(
+  backend: Pick<BackendConfig, "type" | "api_version">,
+  env: Readonly<Record<string, string | undefined>> = {},
+): ReadonlySet<GenerationParameter> {
+  const type = backend.type;
+  if (CHAT.includes(type)) {
+    const extra: GenerationParameter[] = [
+      ...(TOP_K_SERVERS.includes(type) ? (["top_k"] as const) : []),
+      ...(CHAT_TEMPLATE_SERVERS.includes(type) ? (["chat_template_kwargs"] as const) : []),
+    ];
+    // Z.ai's GLM API has no penalties and no seed.
+    const base =
+      type === "zai"
+        ? CHAT_PARAMETERS.filter(
+            (key) => key !== "frequency_penalty" && key !== "presence_penalty" && key !== "seed",
+          )
+        : CHAT_PARAMETERS;
+    return new Set([...base, ...extra]);
+  }
+  switch (type) {
+    case "openai":
+      return new Set(RESPONSES_PARAMETERS);
+    case "azure_openai": {
+      const version = (backend.api_version ?? env.AZURE_OPENAI_API_VERSION ?? "v1").trim();
+      return new Set(
+        version === "" || version.toLowerCase() === "v1" ? RESPONSES_PARAMETERS : CHAT_PARAMETERS,
+      );
+    }
+    case "claude":
+      return new Set(["temperature", "top_p", "top_k", "max_tokens", "stop", "extra_body"]);
+    case "gemini":
+      return new Set(
+        GENERATION_PARAMETERS.filter(
+          (key) => key !== "reasoning_effort" && key !== "chat_template_kwargs",
+        ),
+      );
+    case "grok":
+      return new Set([
+        "temperature",
+        "top_p",
+        "max_tokens",
+        "seed",
+        "reasoning_effort",
+        "extra_body",
+      ]);
+    case "claude_code":
+      return new Set(["max_tokens"]);
+    case "local":
+      return new Set([
+        "temperature",
+        "top_p",
+        "top_k",
+        "max_tokens",
+        "frequency_penalty",
+        "presence_penalty",
+        "seed",
+        "stop",
+      ]);
+    default:
+      return new Set();
+  }
+}
+
+const ALL_BUT_IN_PROCESS = (type: BackendType) => type !== "local" && type !== "scripted";
+
+/** Provider-specific keys and the types that read them. */
+const READERS: Readonly<Record<string, (type: BackendType) => boolean>> = {
+  base_url: ALL_BUT_IN_PROCESS,
+  api_key: ALL_BUT_IN_PROCESS,
+  threads: (type) => type === "local",
+  context_size: (type) => type === "local",
+  steps: (type) => type === "scripted",
+  scripts: (type) => type === "scripted",
+  api_version: (type) => type === "azure_openai",
+  reasoning: (type) =>
+    ["openai", "azure_openai", "grok", "claude"].includes(type) || CHAT.includes(type),
+  text: (type) => type === "openai" || type === "azure_openai",
+  verbosity: (type) => type === "openai" || type === "azure_openai",
+  enable_web_search: (type) => ["openai", "claude", "gemini", "grok"].includes(type),
+  enable_code_execution: (type) => ["claude", "gemini", "grok"].includes(type),
+  enable_x_search: (type) => type === "grok",
+  enable_code_interpreter: (type) => type === "openai",
+  web_search_max_uses: (type) => type === "claude",
+  thinking_budget_tokens: (type) => type === "claude",
+  thinking: (type) => type === "claude",
+  effort: (type) => type === "claude",
+  thinking_budget: (type) => type === "gemini",
+  include_thoughts: (type) => type === "gemini",
+  thinking_level: (type) => type === "gemini",
+  thinking_config: (type) => type === "gemini",
+  permission_mode: (type) => type === "claude_code",
+  system_prompt: (type) => type === "claude_code",
+  append_system_prompt: (type) => type === "claude_code",
+  max_thinking_tokens: (type) => type === "claude_code",
+  max_turns: (type) => type === "claude_code",
+  disallowed_tools: (type) => type === "claude_code",
+};
+
+/** A backend key its type does not read. */
+export interface UnreadBackendKey {
+  key: string;
+  /** Completes "agent X's backend `type` …": `does not take top_k`. */
+  text: string;
+}
+
+/**
+ * The keys of `backend` that its type does not read, in the order written. A `false` switch
+ * (`enable_web_search: false`) is not listed: off is what happens anyway.
+ */
+export function unreadBackendKeys(
+  backend: BackendConfig,
+  env: Readonly<Record<string, string | undefined>> = {},
+): UnreadBackendKey[] {
+  const parameters = generationParametersOf(backend, env);
+  const unread: UnreadBackendKey[] = [];
+  for (const [key, value] of Object.entries(backend)) {
+    if (value === undefined || value === false) continue;
+    if ((GENERATION_PARAMETERS as readonly string[]).includes(key)) {
+      if (!parameters.has(key as GenerationParameter)) {
+        unread.push({ key, text: parameterHint(backend.type, key as GenerationParameter) });
+      }
+      continue;
+    }
+    const reads = READERS[key];
+    if (reads !== undefined && !reads(backend.type)) {
+      unread.push({ key, text: `does not read ${key}` });
+    }
+  }
+  return unread;
+}
+
+/** "cannot take top_k" with what to do where there is something. */
+function parameterHint(type: BackendType, key: GenerationParameter): string {
+  if (type === "claude_code") return `cannot take ${key}: Claude Code chooses its own sampling`;
+  if (type === "scripted") return `cannot take ${key}: it plays its steps`;
+  if (key === "reasoning_effort" && type === "claude") return `cannot take ${key}: use effort`;
+  if (key === "reasoning_effort" && type === "gemini")
+    return `cannot take ${key}: use thinking_budget or thinking_level`;
+  return `cannot take ${key}`;
+}
