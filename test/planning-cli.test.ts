@@ -255,6 +255,7 @@ describe("--plan and --execute-plan with a scripted team", () => {
         "--execute-plan runs the plan's own task: drop the question",
       ],
       [["--plan", "--plan-steps", "0", "Q?"], "--plan-steps"],
+      [["--plan-and-execute", "--json", "Q?"], "--json gives the result of one run"],
     ];
     for (const [args, message] of cases) {
       const result = await runCli(["--config", "plan-team.yaml", ...args], box);
