@@ -123,10 +123,10 @@ async function instantiate(agent: AgentConfig, context: BackendContext): Promise
       return createLocalBackend(config, { cwd: context.cwd });
     }
     default: {
-      // Every type is handled above; a config that bypassed the schema may still get here.
-      const type: string = config.type;
-      const { backendUnavailableMessage } = await import("../config/backend-availability.js");
-      throw new ConfigError(backendUnavailableMessage(type) ?? `unknown backend type ${type}`);
+      // Every type is handled above (the compiler checks it); a config that bypassed the schema
+      // may still get here.
+      const type: string = config.type satisfies never;
+      throw new ConfigError(`unknown backend type ${type}`);
     }
   }
 }

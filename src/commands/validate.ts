@@ -83,7 +83,6 @@ async function validate(flags: ValidateFlags, io: CommandIO): Promise<Validation
       env,
       cwd: io.cwd,
     });
-    config.assertBackendsAvailable(loaded.config, { file: loaded.path });
   } catch (error) {
     if (!(error instanceof CoordError)) throw error;
     // One finding per problem line (the loader lists up to 10).

@@ -59,12 +59,6 @@ export {
   quickSetupConfig,
   type QuickSetupFlags,
 } from "./quick-setup.js";
-export {
-  assertBackendsAvailable,
-  AVAILABLE_BACKENDS,
-  backendUnavailableMessage,
-  UNAVAILABLE_BACKENDS,
-} from "./backend-availability.js";
 export { configJsonSchema, renderConfigJsonSchema, renderConfigReference } from "./docs.js";
 export { BACKEND_TYPES } from "./backend-types.js";
 export {

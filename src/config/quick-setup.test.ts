@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../errors.js";
 import {
-  assertBackendsAvailable,
-  AVAILABLE_BACKENDS,
-  backendUnavailableMessage,
-  UNAVAILABLE_BACKENDS,
-} from "./backend-availability.js";
-import { parseConfigText } from "./load.js";
-import {
   checkFlagConflicts,
   inferBackendType,
   parseBackendType,
@@ -113,34 +106,5 @@ describe("checkFlagConflicts", () => {
 
   it("has nothing to say without --config", () => {
     expect(checkFlagConflicts({ model: "m", backend: "openai", systemMessage: "s" })).toEqual([]);
-  });
-});
-
-describe("backend availability", () => {
-  it("runs every backend type the schema accepts", () => {
-    expect([...UNAVAILABLE_BACKENDS]).toEqual([]);
-    expect(AVAILABLE_BACKENDS).toEqual([...BACKEND_TYPES]);
-  });
-
-  it("explains an unavailable backend and lists the available ones", () => {
-    const unavailable = new Set(["claude_code", "local"]);
-    expect(backendUnavailableMessage("claude_code", unavailable)).toBe(
-      "backend `claude_code` is not available yet in this version of coord; available: openai, claude, gemini, grok, azure_openai, zai, chatcompletion, lmstudio, vllm, sglang, ollama, openrouter, groq, cerebras, together, fireworks, moonshot, nebius, poe, qwen, scripted",
-    );
-    expect(backendUnavailableMessage("openai", unavailable)).toBeUndefined();
-    expect(backendUnavailableMessage("claude_code")).toBeUndefined();
-  });
-
-  it("names the agent whose backend cannot run", () => {
-    const { config } = parseConfigText(
-      "agents:\n  - {id: a, backend: {type: scripted}}\n  - {id: b, backend: {type: claude_code, model: g}}\n",
-      { env: {} },
-    );
-    expect(() =>
-      assertBackendsAvailable(config, { file: "team.yaml", unavailable: new Set(["claude_code"]) }),
-    ).toThrow(
-      "team.yaml: agents[1].backend.type: backend `claude_code` is not available yet in this version of coord; available: ",
-    );
-    expect(() => assertBackendsAvailable(config)).not.toThrow();
   });
 });

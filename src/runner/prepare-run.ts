@@ -50,7 +50,7 @@ export interface PreparedRun {
 /**
  * Loads the environment and the config, and chooses the mode and agents.
  * @throws ConfigError (exit 1) for conflicting flags, an unreadable or invalid config, no config
- *   at all, a backend this version cannot run, an unknown `--single-agent` id, coordination mode
+ *   at all, an unknown `--single-agent` id, coordination mode
  *   or `--personas` value.
  */
 export async function prepareRun(

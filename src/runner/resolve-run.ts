@@ -33,7 +33,7 @@ export interface ResolvedConfig {
  * Loads the config the flags name: quick setup (`--backend`/`--model`), `--config PATH` (or
  * `@examples/NAME`), else `.coord/config.yaml`, else `~/.config/coord/config.yaml`.
  * @throws ConfigError for `--model` with `--config`, an unreadable or invalid config, no config at
- *   all (with the message saying how to create one), or a backend this version cannot run.
+ *   all (with the message saying how to create one).
  */
 export async function resolveConfig(
   flags: RunFlags,
@@ -66,7 +66,7 @@ export async function resolveConfig(
 /**
  * Loads a config file by path (relative to `cwd`) or `@examples/NAME`, and checks that this
  * version can run its backends.
- * @throws ConfigError for an unreadable or invalid file, or a backend this version cannot run.
+ * @throws ConfigError for an unreadable or invalid file.
  */
 export async function loadNamedConfig(
   configArg: string,
@@ -77,7 +77,6 @@ export async function loadNamedConfig(
     env: context.env,
     cwd: context.cwd,
   });
-  config.assertBackendsAvailable(loaded.config, { file: loaded.path });
   return {
     config: loaded.config,
     path: loaded.path,
@@ -87,8 +86,8 @@ export async function loadNamedConfig(
 
 /**
  * The one-agent config of quick setup (`--backend TYPE --model NAME`, or a served
- * `<backend>/<model>`), checked to be runnable by this version.
- * @throws ConfigError for an unknown backend, a missing model, or a backend this version cannot run.
+ * `<backend>/<model>`).
+ * @throws ConfigError for an unknown backend or a missing model.
  */
 export async function quickSetup(flags: {
   backend?: string;
@@ -96,9 +95,7 @@ export async function quickSetup(flags: {
   systemMessage?: string;
 }): Promise<ResolvedConfig> {
   const config = await import("../config/index.js");
-  const quick = config.quickSetupConfig(flags);
-  config.assertBackendsAvailable(quick, {});
-  return { config: quick, path: undefined, warnings: [] };
+  return { config: config.quickSetupConfig(flags), path: undefined, warnings: [] };
 }
 
 /** The mode and the agents (by index) that take part. */

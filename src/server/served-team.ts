@@ -148,7 +148,7 @@ async function routedConfigFile(
   context: TeamContext,
 ): Promise<ServedTeam> {
   const { path, text } = await confinedFile(file, { cwd: context.cwd, model, read: true });
-  const { assertBackendsAvailable, parseConfigText } = await import("../config/index.js");
+  const { parseConfigText } = await import("../config/index.js");
   let config: Config;
   try {
     config = parseConfigText(text ?? "", { source: file, env: context.env }).config;
@@ -162,6 +162,5 @@ async function routedConfigFile(
       { param: "model", code: "model_invalid_config" },
     );
   }
-  assertBackendsAvailable(config, { file });
   return { config, ...chooseMode(config, {}), id: model, path, warnings: [] };
 }
