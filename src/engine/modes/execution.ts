@@ -12,13 +12,11 @@
 import { executionTools, newProgress, progressOf, unfinishedWork } from "../execution-tools.js";
 import { executionSystemPrompt } from "../plan-prompts.js";
 import { sensitivityLine } from "../prompts.js";
-import { newAnswerTool, voteTool } from "../workflow-tools.js";
+import { newAnswerTool } from "../workflow-tools.js";
 import { personaOf, recordAnswer, refuseUnoriginal, withinAnswerCaps } from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
-import { soloAwareVoting, soloTeam } from "./solo-voting.js";
+import { answerAndVoteTools, canVote, soloAwareVoting } from "./solo-voting.js";
 import { votingMode } from "./voting.js";
-
-const canVote = (context: ModeContext) => !soloTeam(context) && context.team.version > 0;
 
 /** The execution settings; @throws Error when the runner gave none (a programming error). */
 function executionOf(context: ModeContext) {
@@ -32,13 +30,7 @@ export const executionMode: CoordinationModeSpec = {
   ...soloAwareVoting,
   name: "execution",
 
-  workflowTools(agent, context) {
-    const tools = [];
-    if (withinAnswerCaps(agent, context)) tools.push(newAnswerTool());
-    if (canVote(context))
-      tools.push(voteTool(context.team.visibleAnswers().map((answer) => answer.anonId)));
-    return tools;
-  },
+  workflowTools: (agent, context) => answerAndVoteTools(agent, context, newAnswerTool),
 
   systemPrompt(agent, context) {
     const execution = executionOf(context);

@@ -16,10 +16,9 @@ import { planningSystemPrompt } from "../plan-prompts.js";
 import type { PlanningSettings } from "../plan-settings.js";
 import { checkSubmission, submitPlanTool } from "../plan-submission.js";
 import { sensitivityLine } from "../prompts.js";
-import { voteTool } from "../workflow-tools.js";
 import { personaOf, recordAnswer, refuseUnoriginal, withinAnswerCaps } from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
-import { soloAwareVoting, soloTeam } from "./solo-voting.js";
+import { answerAndVoteTools, canVote, soloAwareVoting } from "./solo-voting.js";
 import { votingMode } from "./voting.js";
 
 /** The planning settings, or the defaults (`dynamic`, no targets, no broadcast). */
@@ -32,22 +31,14 @@ const targetsOf = (settings: PlanningSettings) => ({
   chunks: settings.chunks,
 });
 
-const canVote = (context: ModeContext) => !soloTeam(context) && context.team.version > 0;
-
 export const planningMode: CoordinationModeSpec = {
   ...votingMode,
   ...soloAwareVoting,
   name: "planning",
   workflowToolNames: ["submit_plan", "vote"],
 
-  workflowTools(agent, context) {
-    const tools = [];
-    if (withinAnswerCaps(agent, context))
-      tools.push(submitPlanTool(targetsOf(planningSettings(context))));
-    if (canVote(context))
-      tools.push(voteTool(context.team.visibleAnswers().map((answer) => answer.anonId)));
-    return tools;
-  },
+  workflowTools: (agent, context) =>
+    answerAndVoteTools(agent, context, () => submitPlanTool(targetsOf(planningSettings(context)))),
 
   systemPrompt(agent, context) {
     const settings = planningSettings(context);

@@ -3,11 +3,35 @@
  * one agent or `--single-agent`): a lone agent answers once and is done, without voting for
  * itself; a team votes as in voting mode (COORDINATION.md steps 5 and 6).
  */
+import type { AgentState } from "../team.js";
+import { voteTool } from "../workflow-tools.js";
+import { withinAnswerCaps } from "./answers.js";
+import type { ToolSpec } from "../../backends/index.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
 import { votingMode } from "./voting.js";
 
 /** True for a team of one agent. */
 export const soloTeam = (context: ModeContext): boolean => context.team.agents.length === 1;
+
+/** Voting is offered once there are answers to vote on, and never to a team of one. */
+export const canVote = (context: ModeContext): boolean =>
+  !soloTeam(context) && context.team.version > 0;
+
+/**
+ * The workflow tools of a round: `answerTool()` while `agent` is within its answer caps, `vote`
+ * (for the visible answers) while {@link canVote}.
+ */
+export function answerAndVoteTools(
+  agent: AgentState,
+  context: ModeContext,
+  answerTool: () => ToolSpec,
+): ToolSpec[] {
+  const tools: ToolSpec[] = [];
+  if (withinAnswerCaps(agent, context)) tools.push(answerTool());
+  if (canVote(context))
+    tools.push(voteTool(context.team.visibleAnswers().map((answer) => answer.anonId)));
+  return tools;
+}
 
 /** `isDue`, `isDone` and `chooseWinner` of voting mode, with a team of one done once it answered. */
 export const soloAwareVoting: Pick<CoordinationModeSpec, "isDue" | "isDone" | "chooseWinner"> = {
