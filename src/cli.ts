@@ -8,6 +8,7 @@
 import { startupArgv } from "./color-startup.js";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
+import { setFlagsFromString } from "node:v8";
 import { Command, Option } from "commander";
 import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
@@ -328,6 +329,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           process.exitCode = await runChat(flags, { ...io, stdin: process.stdin });
           return;
         }
+        keepWasmOnBaseline();
         const interrupts = watchRunInterrupts({
           source: process,
           onStopping: (signal) => {
@@ -406,11 +408,23 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
 }
 
 /**
+ * Keeps WebAssembly on V8's baseline compiler (Liftoff) in this process, before its first model
+ * request. Node 20's `fetch` parses HTTP with a WebAssembly build of llhttp, and V8 re-compiles
+ * its hot functions with the optimizing compiler on background threads; exit waits for those
+ * jobs, 80–150 ms after a one-shot run's last response on the bench machine (issue 19; 8 ms with
+ * this flag). A run parses a few KB of headers, so optimized code would never pay for itself.
+ * Not applied to `coord serve` and `coord --web`, which live long enough to gain from it.
+ */
+function keepWasmOnBaseline(): void {
+  setFlagsFromString("--liftoff-only");
+}
+
+/**
  * Exits as soon as stdout and stderr have flushed. Called once a question's run is over and
  * everything it wrote (log, session, output file) is closed, without tracing (whose exporter may
  * still warn of a failed export), so nothing is lost; without
  * it the process would linger for work that only keeps the event loop alive (Node 20's `fetch`
- * compiles its WebAssembly HTTP parser in the background after the first request: ≈ 150 ms).
+ * re-compiles its WebAssembly HTTP parser in the background: see {@link keepWasmOnBaseline}).
  */
 async function exitWhenFlushed(): Promise<never> {
   const flushed = (stream: NodeJS.WriteStream) =>

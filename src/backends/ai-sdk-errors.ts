@@ -4,7 +4,7 @@
  * that names the provider, carries the provider's own message, and says whether a retry can help
  * and after how long (STYLE.md rule 7). Used by `streamWithAiSdk` in `ai-sdk-stream.ts`.
  */
-import { APICallError } from "ai";
+import { APICallError } from "@ai-sdk/provider";
 import { BackendError, isRetryableStatus } from "./backend.js";
 
 /**

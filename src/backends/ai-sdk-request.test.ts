@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toModelMessages, toStreamTextArguments } from "./ai-sdk-request.js";
+import { toCallArguments, toPrompt } from "./ai-sdk-request.js";
 import type { ModelRequest } from "./backend.js";
 
 const answerTool = {
@@ -23,9 +23,9 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   };
 }
 
-describe("toModelMessages", () => {
+describe("toPrompt", () => {
   it("converts assistant tool calls and merges consecutive tool results", () => {
-    const messages = toModelMessages([
+    const messages = toPrompt("You are agent1.", [
       { role: "user", content: "Q" },
       {
         role: "assistant",
@@ -51,7 +51,8 @@ describe("toModelMessages", () => {
       },
     ]);
     expect(messages).toEqual([
-      { role: "user", content: "Q" },
+      { role: "system", content: "You are agent1." },
+      { role: "user", content: [{ type: "text", text: "Q" }] },
       {
         role: "assistant",
         content: [
@@ -77,7 +78,7 @@ describe("toModelMessages", () => {
           },
         ],
       },
-      { role: "assistant", content: "Done." },
+      { role: "assistant", content: [{ type: "text", text: "Done." }] },
       {
         role: "assistant",
         content: [{ type: "tool-call", toolCallId: "c3", toolName: "vote", input: {} }],
@@ -86,19 +87,27 @@ describe("toModelMessages", () => {
   });
 });
 
-describe("toStreamTextArguments", () => {
+describe("toCallArguments", () => {
   it("passes system, tools, tool choice and sampling settings", () => {
-    const args = toStreamTextArguments(request({ temperature: 0.3, maxOutputTokens: 500 }));
-    expect(args.system).toBe("You are agent1.");
-    expect(Object.keys(args.tools ?? {})).toEqual(["new_answer"]);
-    expect(args.tools?.new_answer).not.toHaveProperty("execute");
-    expect(args.toolChoice).toBe("required");
+    const args = toCallArguments(request({ temperature: 0.3, maxOutputTokens: 500 }));
+    expect(args.prompt[0]).toEqual({ role: "system", content: "You are agent1." });
+    expect(args.tools).toEqual([
+      {
+        type: "function",
+        name: "new_answer",
+        description: "Submit an answer.",
+        inputSchema: answerTool.inputSchema,
+      },
+    ]);
+    expect(args.toolChoice).toEqual({ type: "required" });
     expect(args.temperature).toBe(0.3);
     expect(args.maxOutputTokens).toBe(500);
   });
 
   it("omits an empty system prompt, and tools with tool choice when none are offered", () => {
-    const args = toStreamTextArguments(request({ system: "", tools: [], toolChoice: "required" }));
-    expect(args).toEqual({ messages: [{ role: "user", content: "What is 6 x 7?" }] });
+    const args = toCallArguments(request({ system: "", tools: [], toolChoice: "required" }));
+    expect(args).toEqual({
+      prompt: [{ role: "user", content: [{ type: "text", text: "What is 6 x 7?" }] }],
+    });
   });
 });

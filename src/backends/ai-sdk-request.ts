@@ -1,59 +1,74 @@
 /**
  * Request conversion for ai SDK calls: one provider-neutral {@link ModelRequest} (`backend.ts`)
- * becomes the `streamText` arguments (system prompt, ai SDK messages, tools without `execute`, tool
- * choice, sampling settings). Used by `streamWithAiSdk` in `ai-sdk-stream.ts`.
+ * becomes the call options of a provider's language model (`LanguageModelV3.doStream`, the
+ * interface every `@ai-sdk/*` provider implements): the prompt in the SDK's standard form, the
+ * tools as JSON-schema function tools, the tool choice and the sampling settings. Used by
+ * `streamWithAiSdk` in `ai-sdk-stream.ts`.
+ *
+ * The SDK's `streamText` builds the same options from its friendlier message types and then
+ * validates them with zod on every call; coord's messages are few and fixed in shape, so they are
+ * converted directly (the same mapping as the SDK's `convertToLanguageModelPrompt` and
+ * `prepareToolsAndToolChoice` for text, tool calls and tool results) and checked by the compiler.
  */
-import { jsonSchema, tool, type JSONSchema7, type ModelMessage, type ToolSet } from "ai";
+import type {
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ProviderTool,
+  LanguageModelV3ToolResultPart,
+} from "@ai-sdk/provider";
 import type { ChatMessage, ModelRequest, ToolSpec } from "./backend.js";
 
-/** The `streamText` arguments built from one request (everything except the model and callbacks). */
+/** A tool offered to the model: one of ours (JSON schema) or one the provider runs itself. */
+export type AiSdkTool = LanguageModelV3FunctionTool | LanguageModelV3ProviderTool;
+
+/** The call options built from one request (everything except the signal and provider options). */
 export interface AiSdkCallArguments {
-  system?: string;
-  messages: ModelMessage[];
-  tools?: ToolSet;
-  toolChoice?: "auto" | "required" | "none";
+  prompt: LanguageModelV3Prompt;
+  tools?: AiSdkTool[];
+  toolChoice?: { type: "auto" | "required" | "none" };
   temperature?: number;
   maxOutputTokens?: number;
 }
 
 /**
- * Converts one request into `streamText` arguments: the system prompt (omitted when empty), the
- * messages as ai SDK {@link ModelMessage}s, and tools with `toolChoice` (both omitted when no tool
- * is offered, so `required` never reaches a provider without tools).
+ * Converts one request into call options: the system prompt as the first message (omitted when
+ * empty), the messages in the SDK's standard prompt form, and tools with their tool choice (both
+ * omitted when no tool is offered, so `required` never reaches a provider without tools).
  */
-export function toStreamTextArguments(request: ModelRequest): AiSdkCallArguments {
+export function toCallArguments(request: ModelRequest): AiSdkCallArguments {
   const hasTools = request.tools.length > 0;
   return {
-    ...(request.system !== "" ? { system: request.system } : {}),
-    messages: toModelMessages(request.messages),
-    ...(hasTools ? { tools: toAiSdkTools(request.tools), toolChoice: request.toolChoice } : {}),
+    prompt: toPrompt(request.system, request.messages),
+    ...(hasTools
+      ? { tools: toFunctionTools(request.tools), toolChoice: { type: request.toolChoice } }
+      : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
   };
 }
 
 /**
- * Converts coord's messages to ai SDK messages. An assistant message becomes a text part (when
- * non-empty) plus one `tool-call` part per call; consecutive `tool` messages merge into one tool
- * message with one `tool-result` part each (`error-text` output when `isError`).
+ * Converts coord's system prompt and messages to the SDK's standard prompt. Text content becomes
+ * a text part; an assistant message becomes a text part (when non-empty) plus one `tool-call` part
+ * per call; consecutive `tool` messages merge into one tool message with one `tool-result` part
+ * each (`error-text` output when `isError`).
  */
-export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
-  const converted: ModelMessage[] = [];
+export function toPrompt(system: string, messages: readonly ChatMessage[]): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Message[] =
+    system !== "" ? [{ role: "system", content: system }] : [];
   for (const message of messages) {
     switch (message.role) {
       case "user":
-        converted.push({ role: "user", content: message.content });
+        prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
         break;
       case "assistant": {
         const calls = message.toolCalls ?? [];
-        if (calls.length === 0) {
-          converted.push({ role: "assistant", content: message.content });
-          break;
-        }
-        converted.push({
+        const text = calls.length === 0 || message.content !== "";
+        prompt.push({
           role: "assistant",
           content: [
-            ...(message.content !== "" ? [{ type: "text" as const, text: message.content }] : []),
+            ...(text ? [{ type: "text" as const, text: message.content }] : []),
             ...calls.map((call) => ({
               type: "tool-call" as const,
               toolCallId: call.toolCallId,
@@ -65,36 +80,34 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
         break;
       }
       case "tool": {
-        const part = {
-          type: "tool-result" as const,
+        const part: LanguageModelV3ToolResultPart = {
+          type: "tool-result",
           toolCallId: message.toolCallId,
           toolName: message.toolName,
-          output: message.isError
-            ? { type: "error-text" as const, value: message.content }
-            : { type: "text" as const, value: message.content },
+          output: {
+            type: message.isError === true ? "error-text" : "text",
+            value: message.content,
+          },
         };
-        const previous = converted.at(-1);
+        const previous = prompt.at(-1);
         if (previous?.role === "tool") previous.content.push(part);
-        else converted.push({ role: "tool", content: [part] });
+        else prompt.push({ role: "tool", content: [part] });
         break;
       }
     }
   }
-  return converted;
+  return prompt;
 }
 
 /**
- * Converts tool specs to an ai SDK tool set keyed by name. The tools have no `execute`, so the
- * SDK reports calls instead of running them, and no validator: inputs arrive as parsed JSON and
- * the engine validates them the same way for every provider.
+ * Converts tool specs to function tools. They carry no code: the provider reports calls instead of
+ * anything running them, and the engine validates their inputs the same way for every provider.
  */
-export function toAiSdkTools(tools: ToolSpec[]): ToolSet {
-  const set: ToolSet = {};
-  for (const spec of tools) {
-    set[spec.name] = tool({
-      description: spec.description,
-      inputSchema: jsonSchema(spec.inputSchema as JSONSchema7),
-    });
-  }
-  return set;
+export function toFunctionTools(tools: readonly ToolSpec[]): LanguageModelV3FunctionTool[] {
+  return tools.map((spec) => ({
+    type: "function",
+    name: spec.name,
+    description: spec.description,
+    inputSchema: spec.inputSchema,
+  }));
 }

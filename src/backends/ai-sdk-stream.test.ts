@@ -58,11 +58,8 @@ describe("toUsage", () => {
     });
     expect(
       toUsage({
-        inputTokens: 100,
-        inputTokenDetails: { noCacheTokens: 60, cacheReadTokens: 40, cacheWriteTokens: undefined },
-        outputTokens: 30,
-        outputTokenDetails: { textTokens: 10, reasoningTokens: 20 },
-        totalTokens: 130,
+        inputTokens: { total: 100, noCache: 60, cacheRead: 40, cacheWrite: undefined },
+        outputTokens: { total: 30, text: 10, reasoning: 20 },
       }),
     ).toEqual({ inputTokens: 100, outputTokens: 30, reasoningTokens: 20, cachedInputTokens: 40 });
   });

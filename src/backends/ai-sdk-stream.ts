@@ -1,19 +1,30 @@
 /**
- * The bridge between coord's provider-neutral backend types (`backend.ts`) and the `ai` SDK v6:
- * one {@link ModelRequest} becomes one `streamText` call with no tool execution (the engine owns
- * the tool loop, STYLE.md rule 4), and the SDK's `fullStream` parts become {@link BackendChunk}s.
- * Every provider failure leaves here as a {@link BackendError}; aborts leave as the abort reason.
+ * The bridge between coord's provider-neutral backend types (`backend.ts`) and the `ai` SDK's
+ * providers: one {@link ModelRequest} becomes one `doStream` call of the provider's language model
+ * (`LanguageModelV3`, the interface every `@ai-sdk/*` provider implements; the provider owns the
+ * wire format, its errors and its stream parsing), and the stream's parts become
+ * {@link BackendChunk}s. There is no tool execution (the engine owns the tool loop, STYLE.md rule
+ * 4) and no retry here (a wrapper's job, rule 5). Every provider failure leaves here as a
+ * {@link BackendError}; aborts leave as the abort reason.
  *
- * Shared by the OpenAI (Responses) and Chat Completions backends; other ai-SDK providers can use it
- * as they are added. The request conversion lives in `ai-sdk-request.ts`, the error mapping in
- * `ai-sdk-errors.ts`.
+ * Why not the SDK's `streamText`: for coord's one-step calls it adds only work — it validates the
+ * whole prompt with zod on every call, pipes every part through several more web streams and
+ * loads the SDK's gateway and telemetry modules — which made a model call cost about 3× the CPU
+ * (issue 19: 9.8 vs 3.3 ms per call on the bench machine). The request conversion lives in
+ * `ai-sdk-request.ts`, the error mapping in `ai-sdk-errors.ts`.
  */
-import { streamText, type LanguageModel, type LanguageModelUsage, type ToolSet } from "ai";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import type { ToolSet } from "ai";
 import type { Clock } from "../clock.js";
 import { withActivityListener } from "./ai-sdk-activity.js";
 import { toBackendError } from "./ai-sdk-errors.js";
-import { describeWarning, silenceSdkWarningLog } from "./ai-sdk-warnings.js";
-import { toStreamTextArguments, type AiSdkCallArguments } from "./ai-sdk-request.js";
+import { describeWarning } from "./ai-sdk-warnings.js";
+import { toCallArguments, type AiSdkCallArguments, type AiSdkTool } from "./ai-sdk-request.js";
 import type { GenerationCallSettings } from "./generation-settings.js";
 import {
   BackendError,
@@ -26,16 +37,18 @@ import {
 // Moved to their own files (STYLE.md rule 10); re-exported so existing importers keep working.
 export { messageFromResponseBody, parseRetryAfterMs, toBackendError } from "./ai-sdk-errors.js";
 export {
-  toAiSdkTools,
-  toModelMessages,
-  toStreamTextArguments,
+  toCallArguments,
+  toFunctionTools,
+  toPrompt,
   type AiSdkCallArguments,
+  type AiSdkTool,
 } from "./ai-sdk-request.js";
 
-type StreamTextArguments = Parameters<typeof streamText>[0];
+/** A provider's language model, e.g. `createOpenAI(...).responses("gpt-5")`. */
+export type AiSdkModel = LanguageModelV3;
 
-/** Provider-specific options passed through to the ai SDK (`{openai: {...}}`, …). */
-export type AiSdkProviderOptions = NonNullable<StreamTextArguments["providerOptions"]>;
+/** Provider-specific options passed through to the provider (`{openai: {...}}`, …). */
+export type AiSdkProviderOptions = NonNullable<LanguageModelV3CallOptions["providerOptions"]>;
 
 /** Options of {@link streamWithAiSdk}: the per-call options plus injected helpers. */
 export interface AiSdkStreamOptions extends StreamOptions {
@@ -54,20 +67,21 @@ export interface AiSdkStreamOptions extends StreamOptions {
   unreachableHint?: string;
   /**
    * Tools the provider runs itself (`anthropic.tools.webSearch_20250305()`, `google.tools.
-   * googleSearch({})`, …), offered beside the request's tools; see {@link withProviderTools}.
+   * googleSearch({})`, …) keyed by the name the model sees, offered beside the request's tools;
+   * see {@link withProviderTools}.
    */
   providerTools?: ToolSet;
   /**
-   * Extra chunks from a finished step's provider metadata, yielded before `finish`: how a
+   * Extra chunks from a finished call's provider metadata, yielded before `finish`: how a
    * provider that reports hosted tool use only as metadata (Gemini's grounding) reaches the log.
    */
   metadataChunks?: (providerMetadata: unknown) => BackendChunk[];
 }
 
 /**
- * Adds provider-executed tools to the call's arguments. They join the request's tools under the
- * same tool choice; a call that offers no tools gets them with `auto`, and a call whose request
- * says `none` (the final presentation) gets none.
+ * Adds provider-executed tools to the call's arguments. They join the request's tools (first, as
+ * the SDK orders them) under the same tool choice; a call that offers no tools gets them with
+ * `auto`, and a call whose request says `none` (the final presentation) gets none.
  */
 export function withProviderTools(
   args: AiSdkCallArguments,
@@ -76,21 +90,24 @@ export function withProviderTools(
 ): AiSdkCallArguments {
   if (providerTools === undefined || Object.keys(providerTools).length === 0) return args;
   if (toolChoice === "none") return args;
+  const hosted: AiSdkTool[] = [];
+  for (const [name, tool] of Object.entries(providerTools)) {
+    if (tool.type === "provider")
+      hosted.push({ type: "provider", name, id: tool.id, args: tool.args });
+  }
   return {
     ...args,
-    tools: { ...providerTools, ...args.tools },
-    toolChoice: args.toolChoice ?? "auto",
+    tools: [...hosted, ...(args.tools ?? [])],
+    toolChoice: args.toolChoice ?? { type: "auto" },
   };
 }
 
 /**
- * Streams one model call through the ai SDK and yields coord's chunks: `text-delta`,
- * `reasoning-delta` and `tool-call` (with the parsed input object) as they arrive, the SDK's call
- * warnings as `warning` chunks, then exactly one `finish` with the usage in tokens (absent counts
- * are 0).
- *
- * The SDK neither executes tools (tools carry no `execute`) nor retries (`maxRetries: 0`; retries
- * are a wrapper, STYLE.md rule 5).
+ * Streams one model call through a provider's language model and yields coord's chunks:
+ * `text-delta`, `reasoning-delta` and `tool-call` (with the input parsed from JSON; an empty
+ * input is `{}`, text that is not JSON is passed on as the string for the engine to refuse) as
+ * they arrive, the provider's call warnings as `warning` chunks, then exactly one `finish` with
+ * the usage in tokens (absent counts are 0).
  *
  * @param model an ai SDK language model, e.g. `createOpenAI(...).responses("gpt-5")`.
  * @param providerName who to blame in errors (`openai`, `openrouter`, `lmstudio`, …).
@@ -103,7 +120,7 @@ export function withProviderTools(
  *   Error) when `options.signal` aborts.
  */
 export async function* streamWithAiSdk(
-  model: LanguageModel,
+  model: AiSdkModel,
   providerName: string,
   request: ModelRequest,
   options: AiSdkStreamOptions,
@@ -120,95 +137,50 @@ export async function* streamWithAiSdk(
         });
 
   if (signal.aborted) throw abortReason(signal);
-  silenceSdkWarningLog();
 
   let finish: Extract<BackendChunk, { type: "finish" }> | undefined;
+  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
     // The provider's fetch (`activityFetch`) tells `onActivity` of every byte that arrives.
-    const result = withActivityListener(options.onActivity, () =>
-      streamText({
-        model,
-        ...withProviderTools(
-          toStreamTextArguments(request),
-          options.providerTools,
-          request.toolChoice,
-        ),
+    const { stream } = await withActivityListener(options.onActivity, () =>
+      model.doStream({
+        ...withProviderTools(toCallArguments(request), options.providerTools, request.toolChoice),
         ...options.callSettings,
         abortSignal: signal,
-        maxRetries: 0,
         ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
-        // Errors arrive as `error` parts below; without this the SDK also prints them to stderr.
-        onError: () => {},
       }),
     );
-
-    for await (const part of result.fullStream) {
-      switch (part.type) {
-        case "text-delta":
-          if (part.text !== "") yield { type: "text-delta", text: part.text };
-          break;
-        case "reasoning-delta":
-          if (part.text !== "") yield { type: "reasoning-delta", text: part.text };
-          break;
-        case "tool-call":
-          // Provider-executed calls (hosted tools) are reported, not ours to run.
-          yield {
-            type: part.providerExecuted === true ? "provider-tool-call" : "tool-call",
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input,
-          };
-          break;
-        case "tool-result":
-          if (part.providerExecuted === true) {
-            yield {
-              type: "provider-tool-result",
-              toolCallId: part.toolCallId,
-              toolName: part.toolName,
-              output: part.output,
-              isError: false,
-            };
-          }
-          break;
-        case "tool-error":
-          if (part.providerExecuted === true) {
-            yield {
-              type: "provider-tool-result",
-              toolCallId: part.toolCallId,
-              toolName: part.toolName,
-              output: part.error,
-              isError: true,
-            };
-          }
-          break;
-        case "start-step":
-          for (const warning of part.warnings) {
-            yield { type: "warning", message: describeWarning(warning) };
-          }
-          break;
-        case "finish-step":
-          if (options.metadataChunks !== undefined) {
-            yield* options.metadataChunks(part.providerMetadata);
-          }
-          break;
-        case "error":
-          throw mapError(part.error);
-        case "abort":
-          throw abortReason(signal);
-        case "finish":
-          finish = {
-            type: "finish",
-            finishReason: part.finishReason,
-            usage: toUsage(part.totalUsage),
-          };
-          break;
-        default:
-          break;
+    reader = stream.getReader();
+    for (;;) {
+      const { done, value: part } = await reader.read();
+      if (done) break;
+      if (part.type === "finish") {
+        if (options.metadataChunks !== undefined) {
+          yield* options.metadataChunks(part.providerMetadata);
+        }
+        finish = {
+          type: "finish",
+          finishReason: part.finishReason.unified,
+          usage: toUsage(part.usage),
+        };
+        continue;
       }
+      if (part.type === "stream-start") {
+        for (const warning of part.warnings) {
+          yield { type: "warning", message: describeWarning(warning) };
+        }
+        continue;
+      }
+      const chunk = toChunk(part);
+      if (chunk === "error") throw mapError((part as { error: unknown }).error);
+      if (chunk !== undefined) yield chunk;
     }
   } catch (error) {
     if (error instanceof BackendError || isAbortLike(error, signal)) throw error;
     throw mapError(error);
+  } finally {
+    // A consumer that stops early (or an error) must not leave the HTTP response open.
+    reader?.cancel().catch(() => {});
   }
 
   if (signal.aborted) throw abortReason(signal);
@@ -222,13 +194,53 @@ export async function* streamWithAiSdk(
   yield finish;
 }
 
-/** Converts ai SDK usage to coord's usage in tokens; absent counts become 0. */
-export function toUsage(usage: LanguageModelUsage | undefined): Usage {
+/** One stream part as a chunk; `"error"` for an error part; undefined for parts coord skips. */
+function toChunk(part: LanguageModelV3StreamPart): BackendChunk | "error" | undefined {
+  switch (part.type) {
+    case "text-delta":
+      return part.delta !== "" ? { type: "text-delta", text: part.delta } : undefined;
+    case "reasoning-delta":
+      return part.delta !== "" ? { type: "reasoning-delta", text: part.delta } : undefined;
+    case "tool-call":
+      // Provider-executed calls (hosted tools) are reported, not ours to run.
+      return {
+        type: part.providerExecuted === true ? "provider-tool-call" : "tool-call",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: parseToolInput(part.input),
+      };
+    case "tool-result":
+      return {
+        type: "provider-tool-result",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        output: part.result,
+        isError: part.isError === true,
+      };
+    case "error":
+      return "error";
+    default:
+      return undefined;
+  }
+}
+
+/** A tool call's JSON input text as a value: `{}` when empty, the text itself when not JSON. */
+function parseToolInput(input: string): unknown {
+  if (input.trim() === "") return {};
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}
+
+/** Converts a provider's usage to coord's usage in tokens; absent counts become 0. */
+export function toUsage(usage: LanguageModelV3Usage | undefined): Usage {
   return {
-    inputTokens: usage?.inputTokens ?? 0,
-    outputTokens: usage?.outputTokens ?? 0,
-    reasoningTokens: usage?.outputTokenDetails?.reasoningTokens ?? usage?.reasoningTokens ?? 0,
-    cachedInputTokens: usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens ?? 0,
+    inputTokens: usage?.inputTokens.total ?? 0,
+    outputTokens: usage?.outputTokens.total ?? 0,
+    reasoningTokens: usage?.outputTokens.reasoning ?? 0,
+    cachedInputTokens: usage?.inputTokens.cacheRead ?? 0,
   };
 }
 

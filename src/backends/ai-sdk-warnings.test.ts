@@ -1,23 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeWarning, silenceSdkWarningLog } from "./ai-sdk-warnings.js";
+import { describeWarning } from "./ai-sdk-warnings.js";
 
-describe("silenceSdkWarningLog", () => {
-  it("turns the SDK's own printing off, but keeps a logger the embedding program set", () => {
-    const holder = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
-    const previous = holder.AI_SDK_LOG_WARNINGS;
-    try {
-      delete holder.AI_SDK_LOG_WARNINGS;
-      silenceSdkWarningLog();
-      expect(holder.AI_SDK_LOG_WARNINGS).toBe(false);
-      const theirs = () => undefined;
-      holder.AI_SDK_LOG_WARNINGS = theirs;
-      silenceSdkWarningLog();
-      expect(holder.AI_SDK_LOG_WARNINGS).toBe(theirs);
-    } finally {
-      holder.AI_SDK_LOG_WARNINGS = previous;
-    }
-  });
-
+describe("describeWarning", () => {
   it("describes the SDK's warning kinds", () => {
     expect(
       describeWarning({

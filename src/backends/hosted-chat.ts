@@ -10,7 +10,7 @@ import { createFireworks } from "@ai-sdk/fireworks";
 import { createGroq } from "@ai-sdk/groq";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createTogetherAI } from "@ai-sdk/togetherai";
-import type { LanguageModel } from "ai";
+import type { AiSdkModel } from "./ai-sdk-stream.js";
 import { chatProviderOf, type BackendConfig, type ChatProviderInfo } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import { activityFetch } from "./ai-sdk-activity.js";
@@ -70,7 +70,7 @@ function languageModelOf(
   provider: ChatProviderInfo,
   settings: { apiKey: string; baseURL: string; fetch: typeof fetch },
   model: string,
-): LanguageModel {
+): AiSdkModel {
   switch (provider.sdk) {
     case "groq":
       return createGroq(settings).languageModel(model);

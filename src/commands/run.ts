@@ -196,8 +196,15 @@ async function runTraced(
   await display.close(state);
   warnings.flush();
   try {
-    await recordTurn(session, { question, state, startedAt, endedAt: Date.now(), logDir, runDir });
-    await closeSession(session, sessionStatusOf(state));
+    await recordTurn(session, {
+      question,
+      state,
+      startedAt,
+      endedAt: Date.now(),
+      logDir,
+      runDir,
+      close: sessionStatusOf(state),
+    });
   } catch (error) {
     io.stderr.write(
       `coord: warning: cannot record the session in ${session.store.registryPath}: ${(error as Error).message}\n`,

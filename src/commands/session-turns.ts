@@ -160,6 +160,8 @@ export async function recordTurn(
     endedAt: number;
     logDir: string | undefined;
     runDir: string | undefined;
+    /** Also end the session with this status, in the same registry write (a one-shot run). */
+    close?: Exclude<SessionStatus, "active">;
   },
 ): Promise<TurnRecord> {
   const turn = turnRecordFromState(options.state, {
@@ -169,10 +171,11 @@ export async function recordTurn(
     endedAt: options.endedAt,
     logDir: options.logDir ?? null,
   });
-  await session.store.saveTurn(session.record.id, turn);
-  session.record = await session.store.update(session.record.id, {
-    turns: turn.turn,
+  session.record = await session.store.saveTurn(session.record.id, turn, {
     ...(options.runDir !== undefined ? { log_dir: options.runDir } : {}),
+    ...(options.close !== undefined
+      ? { status: options.close, ended_at: new Date(options.endedAt).toISOString() }
+      : {}),
   });
   session.turns.push(turn);
   session.history = historyFromTurns(session.turns);

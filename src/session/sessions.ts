@@ -148,8 +148,16 @@ export interface SessionStore {
   update(id: string, patch: Partial<Omit<SessionRecord, "id">>): Promise<SessionRecord>;
   /** Removes the record and its turns (a session whose run never started). */
   remove(id: string): Promise<void>;
-  /** Writes `turn_<n>.json` and sets the record's `turns` to at least `n`. */
-  saveTurn(id: string, turn: TurnRecord): Promise<void>;
+  /**
+   * Writes `turn_<n>.json`, then in one registry write sets the record's `turns` to at least `n`
+   * and applies `patch` (e.g. the log dir, the end status); returns the record.
+   * @throws Error when the session is in neither the registry nor its archive.
+   */
+  saveTurn(
+    id: string,
+    turn: TurnRecord,
+    patch?: Partial<Omit<SessionRecord, "id" | "turns">>,
+  ): Promise<SessionRecord>;
   /** The session's turns, oldest first. [] when it has none. */
   turns(id: string): Promise<TurnRecord[]>;
 }
@@ -212,7 +220,13 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     return run;
   }
 
-  function update(id: string, patch: Partial<Omit<SessionRecord, "id">>): Promise<SessionRecord> {
+  /** Patches one record (a function patch sees the current record) in one registry write. */
+  function update(
+    id: string,
+    patch:
+      | Partial<Omit<SessionRecord, "id">>
+      | ((record: SessionRecord) => Partial<Omit<SessionRecord, "id">>),
+  ): Promise<SessionRecord> {
     return mutate(async (sessions) => {
       let index = sessions.findIndex((session) => session.id === id);
       if (index < 0) {
@@ -221,7 +235,12 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         if (archived) index = sessions.push(archived) - 1;
       }
       if (index < 0) throw new Error(`session ${id} is not in ${registryPath}`);
-      const record = { ...sessions[index]!, ...patch, id };
+      const current = sessions[index]!;
+      const record = {
+        ...current,
+        ...(typeof patch === "function" ? patch(current) : patch),
+        id,
+      };
       sessions[index] = record;
       return record;
     });
@@ -277,16 +296,13 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       });
       await rm(turnsDir(id), { recursive: true, force: true });
     },
-    async saveTurn(id, turn) {
+    async saveTurn(id, turn, patch = {}) {
       await mkdir(turnsDir(id), { recursive: true });
       await writeFileAtomic(
         join(turnsDir(id), `turn_${turn.turn}.json`),
         redact(`${JSON.stringify(turn, null, 2)}\n`),
       );
-      await mutate((sessions) => {
-        const record = sessions.find((session) => session.id === id);
-        if (record) record.turns = Math.max(record.turns, turn.turn);
-      });
+      return update(id, (record) => ({ ...patch, turns: Math.max(record.turns, turn.turn) }));
     },
     async turns(id) {
       let names: string[];
