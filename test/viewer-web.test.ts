@@ -153,9 +153,10 @@ describe.runIf(existsSync(CHROMIUM))("coord viewer --web in Chromium", () => {
         timeout: 30_000,
       },
     );
-    expect(await terminalText(page)).toContain(
-      "[exited with code 0: reload the page to view again]",
-    );
+    // xterm draws what it was written on its next frame: wait for the line, not just the state.
+    expect(
+      await waitForTerminal(page, "[exited with code 0: reload the page to view again]"),
+    ).toContain("[exited with code 0: reload the page to view again]");
 
     await page.reload();
     expect(await waitForTerminal(page, "replay finished")).toContain("Winner alice");

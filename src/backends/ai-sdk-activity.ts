@@ -5,7 +5,7 @@
  * sends (the SDK's own stream parts arrive late: it holds some back until later events come).
  *
  * The listener travels with the call through an AsyncLocalStorage: {@link withActivityListener}
- * around `streamText`, {@link activityFetch} given to the provider factory.
+ * around the provider's `doStream`, {@link activityFetch} given to the provider factory.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 

@@ -13,7 +13,7 @@ import {
   type GenerationParameter,
 } from "../config/index.js";
 
-/** The ai SDK call settings `streamText` takes beside temperature and the output cap. */
+/** The ai SDK call settings (`LanguageModelV3` call options) beside temperature and the output cap. */
 export interface GenerationCallSettings {
   topP?: number;
   topK?: number;
