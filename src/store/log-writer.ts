@@ -241,19 +241,23 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       closing = (async () => {
         try {
           await inFlight;
-          await writeStatus();
-          await writeFileAtomic(
-            path(LOG_FILES.metrics),
-            redact(JSON.stringify(toMetricsJson(state), null, 2) + "\n"),
-          );
+          // Three different files: written side by side (the run's exit waits for them).
+          const writes = [
+            writeStatus(),
+            writeFileAtomic(
+              path(LOG_FILES.metrics),
+              redact(JSON.stringify(toMetricsJson(state), null, 2) + "\n"),
+            ),
+          ];
           if (state.finalAnswer !== null && state.finalAnswer !== "") {
             const text = state.finalAnswer.endsWith("\n")
               ? state.finalAnswer
               : state.finalAnswer + "\n";
-            await writeFileAtomic(path(LOG_FILES.finalAnswer), redact(text));
+            writes.push(writeFileAtomic(path(LOG_FILES.finalAnswer), redact(text)));
           }
-        } catch (error) {
-          fail(error);
+          for (const result of await Promise.allSettled(writes)) {
+            if (result.status === "rejected") fail(result.reason);
+          }
         } finally {
           closeSync(eventsFd);
         }
