@@ -1,6 +1,6 @@
 /**
  * A preload for the whole-process figures of `npm run bench` (`node --import
- * ./dist/bench/probe.js dist/src/cli.js …`): when the process exits it writes, as JSON, to the
+ * ./dist/bench/probe.js dist/bin/coord.js …`): when the process exits it writes, as JSON, to the
  * file named by `COORD_BENCH_PROBE`: its CPU time (ms, user + system) in total and up to its first
  * HTTP request (undici's `undici:request:create` diagnostics channel, which Node's `fetch`
  * publishes), and its peak RSS (MB). It loads only `node:` built-ins and changes nothing else.

@@ -1,5 +1,5 @@
 /**
- * Whole-process runs of the built CLI for `npm run bench` (issue 19): `node dist/src/cli.js
+ * Whole-process runs of the built CLI for `npm run bench` (issue 19): `node dist/bin/coord.js
  * --config team.yaml "q"` with a team of `chatcompletion` agents against the fake OpenAI server
  * of test/support, started in this process on 127.0.0.1. Every model call is answered after
  * `delayMs` (the agents answer, vote for agent1, agent1 presents). Times are wall-clock
@@ -25,7 +25,7 @@ import type { ProbeReport } from "./probe.js";
 
 const PROBE = fileURLToPath(new URL("./probe.js", import.meta.url));
 /** The CLI under test; `COORD_BENCH_CLI` names another build (e.g. main's, for before/after). */
-export const CLI = process.env.COORD_BENCH_CLI ?? join(ROOT, "dist", "src", "cli.js");
+export const CLI = process.env.COORD_BENCH_CLI ?? join(ROOT, "dist", "bin", "coord.js");
 
 /** One whole-process run's figures. */
 export interface ProcessRun {

@@ -1,7 +1,7 @@
 /**
  * `coord serve --reload` (spec section 4.2 "Auto-reload for development"): runs the server as a
  * child process (the same command line without `--reload`) and restarts it when coord's code
- * (the folder the running CLI was loaded from, e.g. `dist/src`, which `tsc --watch` rewrites)
+ * (the folder the running CLI was loaded from: `dist/` for the bundled CLI, which `npm run build` rewrites)
  * or the config file changes. Changes are debounced; SIGINT/SIGTERM are passed to the child
  * (which shuts down gracefully) and the supervisor exits with it.
  */

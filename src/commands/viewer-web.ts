@@ -30,7 +30,8 @@ export interface ViewerWebOptions {
 export async function serveViewerWeb(options: ViewerWebOptions, io: ViewerIO): Promise<number> {
   const { createTerminalWebApp } = await import("../server/terminal-web.js");
   const { startServer } = await import("../server/start-server.js");
-  const cli = fileURLToPath(new URL("../cli.js", import.meta.url));
+  // The running CLI (the bundle, dist/bin/coord.js, or tsc's dist/src/cli.js).
+  const cli = process.argv[1] ?? fileURLToPath(new URL("../cli.js", import.meta.url));
   const args = [
     cli,
     "viewer",

@@ -1,5 +1,5 @@
 /**
- * Spawns the built CLI (`dist/src/cli.js`, made by `npm run build`, which `npm test` runs first)
+ * Spawns the built CLI (`dist/bin/coord.js`, the bundle `npm run build` makes, which `npm test` runs first)
  * in a temp working directory with a temp HOME, as a user would run it.
  */
 import { spawn } from "node:child_process";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const CLI = join(REPO_ROOT, "dist", "src", "cli.js");
+export const CLI = join(REPO_ROOT, "dist", "bin", "coord.js");
 export const TINY_MODEL = fileURLToPath(
   new URL("../../../shared/models/stories260K.gguf", import.meta.url),
 );
@@ -43,7 +43,7 @@ export interface RunCliOptions {
   timeoutMs?: number;
 }
 
-/** Runs `node dist/src/cli.js ...args` and collects its output and exit code. */
+/** Runs `node dist/bin/coord.js ...args` and collects its output and exit code. */
 export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {

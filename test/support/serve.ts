@@ -1,5 +1,5 @@
 /**
- * Runs `coord serve` from the built CLI (`dist/src/cli.js`) as a child process, for end-to-end
+ * Runs `coord serve` from the built CLI (`dist/bin/coord.js`) as a child process, for end-to-end
  * tests: waits for its "listening on" line, exposes its stderr as it grows, and stops it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -23,7 +23,7 @@ export interface ServeProcess {
 }
 
 /**
- * Spawns `node dist/src/cli.js serve ...args` and waits until it listens.
+ * Spawns `node dist/bin/coord.js serve ...args` and waits until it listens.
  * @throws Error with its stderr when it exits before listening.
  */
 export async function startServe(

@@ -59,7 +59,7 @@ export interface WebCli {
 }
 
 /**
- * Spawns `node dist/src/cli.js --web --no-browser --web-port 0 …args` and waits for its
+ * Spawns `node dist/bin/coord.js --web --no-browser --web-port 0 …args` and waits for its
  * `coord web UI: <url>` line (60 s at most).
  * @param options.command the arguments before `args` instead (e.g. `logs analyze …`).
  */

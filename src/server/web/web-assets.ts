@@ -21,11 +21,11 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * dist/web of this package: `../../../web` from dist/src/server/web/, or dist/web from the
- * sources (tests run them directly).
+ * dist/web of this package: `../../web` from a chunk of the bundled CLI (dist/bin/chunks/), `../../../web`
+ * from dist/src/server/web/, or dist/web from the sources (tests run them directly).
  */
 export function defaultAssetsDir(): string {
-  const candidates = ["../../../web/", "../../../dist/web/"].map((relative) =>
+  const candidates = ["../../web/", "../../../web/", "../../../dist/web/"].map((relative) =>
     fileURLToPath(new URL(relative, import.meta.url)),
   );
   return candidates.find((dir) => existsSync(join(dir, "index.html"))) ?? candidates[0]!;

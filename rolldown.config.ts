@@ -1,0 +1,64 @@
+/**
+ * The shipped CLI (issue 19): `src/cli.ts` bundled by rolldown into `dist/bin/coord.js` plus
+ * lazily-loaded chunks in `dist/bin/chunks/` (the folder is emptied first), so a run loads a few dozen files instead of about 300
+ * (Node 20 resolves, reads and compiles every ES module separately: that was most of a run's
+ * start-up). The package's `bin` points at the bundle; `dist/src/` (tsc's output) stays for the
+ * bench's in-process figures and for tooling.
+ *
+ * Bundled: coord's code and the pure-JavaScript libraries a run loads (zod, yaml, commander, the
+ * ai SDK providers, …). External (loaded from node_modules as before): native and binary
+ * packages, packages that find their own files next to them at run time, and the large,
+ * rarely-used ones listed in EXTERNAL.
+ */
+import { defineConfig } from "rolldown";
+
+/** Packages left in node_modules (a name, or a scope ending in `/`). */
+const EXTERNAL = [
+  "node-llama-cpp", // native binaries, found next to the package
+  "@node-llama-cpp/",
+  "@lydell/node-pty", // native
+  "@anthropic-ai/claude-agent-sdk", // spawns the Claude Code binary next to it
+  "playwright-core",
+  "ink", // the live terminal view and its React and yoga (WebAssembly) stack
+  "react",
+  "react-dom",
+  "yoga-layout",
+  "@xterm/", // files served to the browser, resolved with require.resolve
+  "@opentelemetry/", // tracing: loaded only with --tracing
+  "@modelcontextprotocol/sdk", // MCP servers: loaded only when a config has them
+  "hono", // servers: coord serve / --web / viewer --web
+  "@hono/",
+  "open",
+  "@clack/prompts",
+  "autocannon",
+];
+
+const isExternal = (id: string): boolean =>
+  id.startsWith("node:") ||
+  EXTERNAL.some((name) =>
+    name.endsWith("/") ? id.startsWith(name) : id === name || id.startsWith(`${name}/`),
+  );
+
+export default defineConfig({
+  input: { coord: "src/cli.ts" },
+  platform: "node",
+  external: isExternal,
+  tsconfig: "tsconfig.build.json",
+  output: {
+    dir: "dist/bin",
+    cleanDir: true,
+    format: "esm",
+    entryFileNames: "[name].js",
+    chunkFileNames: "chunks/[name]-[hash].js",
+    // CommonJS libraries bundled into ES modules (write-file-atomic, proper-lockfile, …) call
+    // require() and read __filename: give every chunk Node's own.
+    banner: [
+      'import { createRequire as __coordCreateRequire } from "node:module";',
+      'import { fileURLToPath as __coordFileURLToPath } from "node:url";',
+      "const require = __coordCreateRequire(import.meta.url);",
+      "const __filename = __coordFileURLToPath(import.meta.url);",
+      'const __dirname = __coordFileURLToPath(new URL(".", import.meta.url));',
+    ].join("\n"),
+  },
+  logLevel: "warn",
+});
