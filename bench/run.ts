@@ -21,12 +21,15 @@
  * - **serve** (`serve-floor.ts`): `coord serve` with autocannon at concurrency 32 against a plain
  *   `node:http` floor server making the same 7 model requests; goal ≥ 0.5× the floor.
  * - **serve memory under load** (`serve-memory.ts`, issue 17 item 6).
+ * - **install size** (`install-size.ts`, issue 18 item 7): the production dependency closure,
+ *   the whole `node_modules` and the five largest packages, against the 1.41 GB before.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { engineRun, median, timeInterleaved } from "./measure.js";
+import { installSizeRows } from "./install-size.js";
+import { ROOT, engineRun, median, timeInterleaved } from "./measure.js";
 import { serveFloorRows } from "./serve-floor.js";
 import { memoryRows } from "./serve-memory.js";
 import { formatTable, type Row } from "./table.js";
@@ -251,6 +254,7 @@ async function main(): Promise<void> {
     ...engineRows(),
     ...(await serveFloorRows()),
     ...(await memoryRows()),
+    ...installSizeRows(ROOT),
   ];
   process.stdout.write(`coord bench (node ${process.version}, ${process.platform}; ${CLI})\n\n`);
   process.stdout.write(`${formatTable(rows)}\n`);
