@@ -3,7 +3,7 @@
  * from code; `test/docs.test.ts` fails when the file drifts).
  */
 import { z } from "zod";
-import { CoordEventSchema, EVENT_SCHEMA_VERSION } from "./events.js";
+import { coordEventSchema, EVENT_SCHEMA_VERSION } from "./events.js";
 
 type JsonSchema = {
   type?: string | string[];
@@ -37,7 +37,7 @@ const ENVELOPE = new Set(["v", "seq", "time", "runId", "type"]);
 
 /** The whole Markdown text of docs/events.md. */
 export function renderEventReference(): string {
-  const json = z.toJSONSchema(CoordEventSchema, { unrepresentable: "any" }) as JsonSchema;
+  const json = z.toJSONSchema(coordEventSchema(), { unrepresentable: "any" }) as JsonSchema;
   const members = json.oneOf ?? json.anyOf ?? [];
   const lines = [
     "# Events and log files",

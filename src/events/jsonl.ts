@@ -4,7 +4,7 @@
  * versions it knows and says which version it found otherwise.
  */
 import { StoredFileError } from "../errors.js";
-import { CoordEventSchema, EVENT_SCHEMA_VERSION, type CoordEvent } from "./events.js";
+import { coordEventSchema, EVENT_SCHEMA_VERSION, type CoordEvent } from "./events.js";
 import { upgradeV1Event } from "./upgrade-v1.js";
 
 /** Schema versions this reader accepts; older ones are upgraded to {@link EVENT_SCHEMA_VERSION}. */
@@ -101,7 +101,7 @@ export function parseEventLine(line: string, source: string, lineNumber: number)
       lineNumber,
     );
   }
-  const parsed = CoordEventSchema.safeParse(
+  const parsed = coordEventSchema().safeParse(
     version === 1 ? upgradeV1Event(raw as Record<string, unknown>) : raw,
   );
   if (!parsed.success) {
