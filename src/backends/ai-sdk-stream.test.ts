@@ -137,6 +137,17 @@ describe("streamWithAiSdk over a socket", () => {
     });
   });
 
+  it("reads a call with empty arguments as an empty input object", async () => {
+    const fake = await start([{ toolCalls: [{ name: "vote", arguments: "" }] }]);
+    const { chunks, error } = await collectChunks(
+      streamWithAiSdk(chatModel(fake.url), "fake", request(), {
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(chunks[0]).toMatchObject({ type: "tool-call", toolName: "vote", input: {} });
+  });
+
   it("passes a call to a tool that was not offered through for the engine to refuse", async () => {
     const fake = await start([{ toolCalls: [{ name: "delete_everything", arguments: {} }] }]);
     const { chunks } = await collectChunks(
