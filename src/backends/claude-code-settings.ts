@@ -5,21 +5,14 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
-import type { BackendConfig } from "../config/index.js";
+import { CLAUDE_CODE_PERMISSION_MODES, type BackendConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { FileAccess, ModelRequest } from "./backend.js";
 import { confineHook, SHELL_TOOLS } from "./claude-code-confine.js";
 import { composeSystemPrompt, workflowToolNames } from "./claude-code-request.js";
 
-/** Permission modes Claude Code accepts (`permission_mode:`). */
-export const CLAUDE_CODE_PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-  "dontAsk",
-  "auto",
-] as const;
+// The modes are defined once, beside the config key's schema; re-exported for claude-code.ts.
+export { CLAUDE_CODE_PERMISSION_MODES };
 type PermissionMode = (typeof CLAUDE_CODE_PERMISSION_MODES)[number];
 
 /** The SDK's `query` function (injected in tests). */

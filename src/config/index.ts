@@ -2,6 +2,7 @@
 // built-in examples, .env loading and writing, the providers and their keys, the configs
 // `--select` offers, and quick setup.
 export * from "./schema.js";
+export { CLAUDE_CODE_PERMISSION_MODES } from "./provider-options-schema.js";
 export {
   loadConfigFile,
   parseConfigText,
