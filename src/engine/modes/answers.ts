@@ -18,6 +18,13 @@ export function withinAnswerCaps(agent: AgentState, context: ModeContext): boole
   return true;
 }
 
+/** Why a new answer is refused under the caps (`max_new_answers_*`); undefined within them. */
+export function refuseOverCap(agent: AgentState, context: ModeContext): string | undefined {
+  return withinAnswerCaps(agent, context)
+    ? undefined
+    : "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now.";
+}
+
 /**
  * Why a new answer is refused, or undefined when it may be recorded: identical to a current
  * answer, or too similar under `answer_novelty_requirement` (token-set Jaccard).

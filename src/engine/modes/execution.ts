@@ -13,7 +13,13 @@ import { executionTools, newProgress, progressOf, unfinishedWork } from "../exec
 import { executionSystemPrompt } from "../plan-prompts.js";
 import { sensitivityLine } from "../prompts.js";
 import { newAnswerTool } from "../workflow-tools.js";
-import { personaOf, recordAnswer, refuseUnoriginal, withinAnswerCaps } from "./answers.js";
+import {
+  personaOf,
+  recordAnswer,
+  refuseOverCap,
+  refuseUnoriginal,
+  withinAnswerCaps,
+} from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
 import { answerAndVoteTools, canVote, soloAwareVoting } from "./solo-voting.js";
 import { votingMode } from "./voting.js";
@@ -51,13 +57,8 @@ export const executionMode: CoordinationModeSpec = {
   submit(agent, call, seenVersion, context) {
     if (call.kind !== "new_answer") return votingMode.submit(agent, call, seenVersion, context);
     const execution = executionOf(context);
-    if (!withinAnswerCaps(agent, context)) {
-      return {
-        status: "invalid",
-        message:
-          "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now.",
-      };
-    }
+    const overCap = refuseOverCap(agent, context);
+    if (overCap !== undefined) return { status: "invalid", message: overCap };
     const unfinished = unfinishedWork(progressOf(agent, execution), execution.chunk);
     if (unfinished !== undefined) return { status: "invalid", message: unfinished };
     const refusal = refuseUnoriginal(call.content, context);

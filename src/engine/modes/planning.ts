@@ -16,7 +16,7 @@ import { planningSystemPrompt } from "../plan-prompts.js";
 import type { PlanningSettings } from "../plan-settings.js";
 import { checkSubmission, submitPlanTool } from "../plan-submission.js";
 import { sensitivityLine } from "../prompts.js";
-import { personaOf, recordAnswer, refuseUnoriginal, withinAnswerCaps } from "./answers.js";
+import { personaOf, recordAnswer, refuseOverCap, refuseUnoriginal } from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
 import { answerAndVoteTools, canVote, soloAwareVoting } from "./solo-voting.js";
 import { votingMode } from "./voting.js";
@@ -64,13 +64,8 @@ export const planningMode: CoordinationModeSpec = {
     if (call.kind !== "plan") {
       return { status: "invalid", message: "End your turn with submit_plan or vote." };
     }
-    if (!withinAnswerCaps(agent, context)) {
-      return {
-        status: "invalid",
-        message:
-          "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now.",
-      };
-    }
+    const overCap = refuseOverCap(agent, context);
+    if (overCap !== undefined) return { status: "invalid", message: overCap };
     const checked = checkSubmission(call.input, targetsOf(planningSettings(context)));
     if (!checked.ok) return { status: "invalid", message: checked.message };
     const content = renderPlan(checked.draft);

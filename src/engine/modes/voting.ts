@@ -8,6 +8,7 @@ import { newAnswerTool, voteTool } from "../workflow-tools.js";
 import {
   firstWithAnswer,
   recordAnswer,
+  refuseOverCap,
   refuseUnoriginal,
   submitVote,
   withinAnswerCaps,
@@ -57,13 +58,8 @@ export const votingMode: CoordinationModeSpec = {
     if (call.kind !== "new_answer") {
       return { status: "invalid", message: "End your turn with new_answer or vote." };
     }
-    if (!withinAnswerCaps(agent, context)) {
-      return {
-        status: "invalid",
-        message:
-          "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now.",
-      };
-    }
+    const overCap = refuseOverCap(agent, context);
+    if (overCap !== undefined) return { status: "invalid", message: overCap };
     const refusal = refuseUnoriginal(call.content, context);
     if (refusal !== undefined) {
       // An identical answer is agreement: the agent is told to vote for it (issue 19).
