@@ -198,6 +198,15 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
         // A mistyped sub-command (`coord exprt`) must never be sent to the team as a question.
         if (question !== undefined) refuseCommandLikeQuestion(question, commandNames(program));
         const home = process.env.HOME ?? homedir();
+        const io = {
+          stdout: process.stdout,
+          stderr: process.stderr,
+          env: process.env,
+          cwd: process.cwd(),
+          home,
+          argv: process.argv.slice(2),
+          version,
+        };
         if (options.strict && !options.validate)
           throw new ConfigError("--strict goes with --validate: coord --validate --strict");
         if (options.validate) {
@@ -212,15 +221,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
               json: options.json === true,
               strict: options.strict === true,
             },
-            {
-              stdout: process.stdout,
-              stderr: process.stderr,
-              env: process.env,
-              cwd: process.cwd(),
-              home,
-              argv: process.argv.slice(2),
-              version,
-            },
+            io,
           );
           return;
         }
@@ -249,15 +250,6 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           sessionId: options.sessionId as string | undefined,
           cwdContext: parseCwdContext(options.cwdContext as string | undefined),
           tracing: options.tracing === true,
-        };
-        const io = {
-          stdout: process.stdout,
-          stderr: process.stderr,
-          env: process.env,
-          cwd: process.cwd(),
-          home,
-          argv: process.argv.slice(2),
-          version,
         };
         for (const [key, flag] of [
           ["webHost", "--web-host"],
