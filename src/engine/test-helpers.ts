@@ -3,6 +3,7 @@
  * a one-line-per-event trace that makes whole event sequences readable in assertions.
  */
 import {
+  type Backend,
   createScriptedBackend,
   type ScriptedBackend,
   type ScriptedStep,
@@ -41,12 +42,18 @@ export async function runScripted(
     settings?: Partial<RunCoordinationOptions["settings"]>;
     /** Extra fields of some agents (`subtask`, `systemMessage`, …), by agent id. */
     agentFields?: Record<string, Partial<Omit<EngineAgent, "id" | "backend">>>;
+    /** Wraps each agent's scripted backend (e.g. to record when calls start). */
+    wrapBackend?: (backend: Backend) => Backend;
   } = {},
 ): Promise<{ events: CoordEvent[]; backends: Record<string, ScriptedBackend> }> {
   const clock = overrides.clock ?? createVirtualClock();
   const team = scriptedTeam(scripts, clock);
   const { backends } = team;
-  const agents = team.agents.map((agent) => ({ ...agent, ...overrides.agentFields?.[agent.id] }));
+  const agents = team.agents.map((agent) => ({
+    ...agent,
+    ...(overrides.wrapBackend ? { backend: overrides.wrapBackend(agent.backend) } : {}),
+    ...overrides.agentFields?.[agent.id],
+  }));
   const events: CoordEvent[] = [];
   for await (const event of runCoordination({
     runId: "run_test",

@@ -5,11 +5,9 @@
  * when the later agents' identical answers are refused as duplicates and they vote instead.
  */
 import { describe, expect, test } from "vitest";
-import type { Backend, ScriptedStep } from "../backends/index.js";
+import type { ScriptedStep } from "../backends/index.js";
 import { createVirtualClock } from "../clock.js";
-import type { CoordEvent } from "../events/index.js";
-import { runCoordination } from "./run.js";
-import { DEFAULT_SETTINGS, scriptedTeam } from "./test-helpers.js";
+import { runScripted } from "./test-helpers.js";
 
 const CALL_MS = 500;
 
@@ -31,30 +29,17 @@ function identicalTeam(n: number): Record<string, ScriptedStep[]> {
 async function callStarts(n: number): Promise<{ starts: number[]; events: string[] }> {
   const clock = createVirtualClock(0);
   const starts: number[] = [];
-  const team = scriptedTeam(identicalTeam(n), clock);
-  const agents = team.agents.map(({ id, backend }) => ({
-    id,
-    backend: {
+  const { events, backends } = await runScripted(identicalTeam(n), {
+    clock,
+    wrapBackend: (backend) => ({
       ...backend,
       stream: (request, options) => {
         starts.push(clock.now());
         return backend.stream(request, options);
       },
-    } satisfies Backend,
-  }));
-  const events: CoordEvent[] = [];
-  for await (const event of runCoordination({
-    runId: "run_test",
-    question: "What is 2+2?",
-    mode: "voting",
-    orchestratorTimeoutMs: 1_800_000,
-    clock,
-    settings: DEFAULT_SETTINGS,
-    agents,
-  })) {
-    events.push(event);
-  }
-  for (const backend of Object.values(team.backends)) backend.assertDone();
+    }),
+  });
+  for (const backend of Object.values(backends)) backend.assertDone();
   expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
   return { starts, events: events.map((event) => event.type) };
 }
