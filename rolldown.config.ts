@@ -12,17 +12,13 @@
  */
 import { defineConfig } from "rolldown";
 
-/** Packages left in node_modules (a name, or a scope ending in `/`). */
+/** Packages coord imports that stay in node_modules (a name, or a scope ending in `/`). */
 const EXTERNAL = [
   "node-llama-cpp", // native binaries, found next to the package
-  "@node-llama-cpp/",
   "@lydell/node-pty", // native
   "@anthropic-ai/claude-agent-sdk", // spawns the Claude Code binary next to it
-  "playwright-core",
-  "ink", // the live terminal view and its React and yoga (WebAssembly) stack
+  "ink", // the live terminal view, with React and yoga (WebAssembly)
   "react",
-  "react-dom",
-  "yoga-layout",
   "@xterm/", // files served to the browser, resolved with require.resolve
   "@opentelemetry/", // tracing: loaded only with --tracing
   "@modelcontextprotocol/sdk", // MCP servers: loaded only when a config has them
@@ -30,7 +26,6 @@ const EXTERNAL = [
   "@hono/",
   "open",
   "@clack/prompts",
-  "autocannon",
 ];
 
 const isExternal = (id: string): boolean =>
