@@ -62,6 +62,16 @@ async function ask(
   return completion.choices[0]!.message;
 }
 
+/** The error a call failed with (the openai client's APIError: status, type, code, message). */
+async function failure(call: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof Error) return error as Error & Record<string, unknown>;
+  }
+  throw new Error("the call did not fail");
+}
+
 const calls = (message: OpenAI.ChatCompletionMessage) =>
   (message.tool_calls ?? []).map((call) =>
     call.type === "function" ? [call.function.name, call.function.arguments] : [call.type, ""],
@@ -132,13 +142,9 @@ describe("the misbehaving-model fake over the openai client", () => {
 
   test("no-required: vLLM's HTTP 400 for tool_choice required, sound with auto", async () => {
     await start();
-    const refused = await ask("a/no-required", NO_ANSWERS, [NEW_ANSWER], "required").catch(
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((refused as OpenAI.BadRequestError).message).toContain(
-      "The tool_choice option required is not yet supported",
-    );
+    const refused = await failure(ask("a/no-required", NO_ANSWERS, [NEW_ANSWER], "required"));
+    expect(refused).toMatchObject({ status: 400, type: "BadRequestError" });
+    expect(refused.message).toContain("The tool_choice option required is not yet supported");
     expect(calls(await ask("a/no-required", NO_ANSWERS, [NEW_ANSWER], "auto"))[0]![0]).toBe(
       "new_answer",
     );
@@ -157,12 +163,9 @@ describe("the misbehaving-model fake over the openai client", () => {
       "new_answer",
     );
     const long = withAnswers("x".repeat(1000), "y".repeat(1000));
-    const error = await ask("a/small-context-400", long, [NEW_ANSWER, VOTE]).catch(
-      (caught: unknown) => caught as OpenAI.BadRequestError,
-    );
-    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const error = await failure(ask("a/small-context-400", long, [NEW_ANSWER, VOTE]));
     expect(error).toMatchObject({ status: 400, code: "context_length_exceeded" });
-    expect((error as OpenAI.BadRequestError).message).toMatch(
+    expect(error.message).toMatch(
       /^400 This model's maximum context length is 400 tokens\. However, your messages resulted in \d+ tokens\./,
     );
     expect(contextLengthMessage(400, 700)).toContain("resulted in 700 tokens");
