@@ -8,7 +8,9 @@ import type { EventOf, RoundOutcome, Usage } from "../events/index.js";
 
 /**
  * Model usage summed over calls. Tokens are tokens; `modelCallMs` and `ttftMsTotal` are ms;
- * `pricedCostUsd` is USD.
+ * `pricedCostUsd` is USD. A model call is every request sent to a provider: each `usage` event
+ * (a failed request is one with `failed: true`) and each `retry` event (a failed request the
+ * backend sent again), so failed calls are counted, and also apart in `failedCalls`.
  */
 export interface UsageTotals {
   readonly inputTokens: number;
@@ -16,6 +18,8 @@ export interface UsageTotals {
   readonly reasoningTokens: number;
   readonly cachedInputTokens: number;
   readonly modelCalls: number;
+  /** Of {@link modelCalls}, the requests that failed: `usage` with `failed`, and `retry` events. */
+  readonly failedCalls: number;
   /** Sum of the model calls' wall time. */
   readonly modelCallMs: number;
   /** Sum of time-to-first-token over the calls that reported one. */
@@ -24,7 +28,10 @@ export interface UsageTotals {
   readonly ttftCount: number;
   /** USD summed over the calls that had a price (`usage.costUsd`). Not a total: see {@link costUsdOf}. */
   readonly pricedCostUsd: number;
-  /** Calls with no known price (no `usage.costUsd`): while > 0 the cost is unknown. */
+  /**
+   * Answered calls with no known price (no `usage.costUsd`): while > 0 the cost is unknown. A
+   * failed request is not counted here: nothing was answered, so nothing is billed.
+   */
   readonly unpricedCalls: number;
 }
 
@@ -58,6 +65,7 @@ const ZERO_USAGE: UsageTotals = {
   reasoningTokens: 0,
   cachedInputTokens: 0,
   modelCalls: 0,
+  failedCalls: 0,
   modelCallMs: 0,
   ttftMsTotal: 0,
   ttftCount: 0,
@@ -85,7 +93,7 @@ export const ZERO_COUNTERS: Counters = {
   retryWaitMs: 0,
 };
 
-/** Adds one model call (`usage` event). */
+/** Adds one model call (`usage` event), failed or not. */
 export function addUsage(counters: Counters, event: EventOf<"usage">): Counters {
   const usage: Usage = event.usage;
   const total = counters.usage;
@@ -98,11 +106,13 @@ export function addUsage(counters: Counters, event: EventOf<"usage">): Counters 
       reasoningTokens: total.reasoningTokens + usage.reasoningTokens,
       cachedInputTokens: total.cachedInputTokens + usage.cachedInputTokens,
       modelCalls: total.modelCalls + 1,
+      failedCalls: total.failedCalls + (event.failed === true ? 1 : 0),
       modelCallMs: total.modelCallMs + event.durationMs,
       ttftMsTotal: total.ttftMsTotal + (ttft ?? 0),
       ttftCount: total.ttftCount + (ttft === undefined ? 0 : 1),
       pricedCostUsd: total.pricedCostUsd + (event.costUsd ?? 0),
-      unpricedCalls: total.unpricedCalls + (event.costUsd === undefined ? 1 : 0),
+      unpricedCalls:
+        total.unpricedCalls + (event.costUsd === undefined && event.failed !== true ? 1 : 0),
     },
   };
 }
@@ -142,10 +152,18 @@ export function addTool(counters: Counters, event: EventOf<"tool-result">): Coun
   };
 }
 
-/** Adds one provider retry (`retry` event); `waitMs` in ms. */
+/**
+ * Adds one provider retry (`retry` event): one more failed model call (the request that failed
+ * and is sent again); `waitMs` in ms.
+ */
 export function addRetry(counters: Counters, event: EventOf<"retry">): Counters {
   return {
     ...counters,
+    usage: {
+      ...counters.usage,
+      modelCalls: counters.usage.modelCalls + 1,
+      failedCalls: counters.usage.failedCalls + 1,
+    },
     retries: counters.retries + 1,
     retryWaitMs: counters.retryWaitMs + event.waitMs,
   };

@@ -15,6 +15,7 @@ export {
   costUsdOf,
   type Counters,
   initialRunState,
+  type LimitRecord,
   type MetricsCountersJson,
   type MetricsJson,
   reduceRun,
@@ -48,5 +49,5 @@ export {
   type PlanState,
   type QuestionRecord,
 } from "./plan-state.js";
-export { toStatusJson } from "./status-json.js";
+export { limitsReachedJson, type LimitReachedJson, toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";

@@ -5,12 +5,19 @@
 import type { CoordinationMode, RoundOutcome, RunEndReason } from "../events/index.js";
 import type { Counters } from "./counters.js";
 import { wallTimeMs, type AgentStatus, type RunState } from "./run-state.js";
-import { SUMMARY_SCHEMA_VERSION, usageSummaryJson, type UsageSummaryJson } from "./status-json.js";
+import {
+  limitsReachedJson,
+  type LimitReachedJson,
+  SUMMARY_SCHEMA_VERSION,
+  usageSummaryJson,
+  type UsageSummaryJson,
+} from "./status-json.js";
 
 /**
  * Counters of one agent or of the run, as written in metrics.json. From
  * {@link UsageSummaryJson}: `tokens` (tokens; `total` = input + output, cached input is part of
- * input and reasoning part of output: reported, not added), `model_calls`, `cost_usd` (USD from
+ * input and reasoning part of output: reported, not added), `model_calls` (every request sent,
+ * failed ones and retries included) and `failed_model_calls` (those that failed), `cost_usd` (USD from
  * the price table, `null` = unknown because `unpriced_model_calls` calls had no price).
  */
 export interface MetricsCountersJson extends UsageSummaryJson {
@@ -28,7 +35,10 @@ export interface MetricsCountersJson extends UsageSummaryJson {
   tool_failures: number;
   /** Sum of tool durations, ms. */
   tool_ms: number;
-  /** Provider requests retried (`retry` events) and the sum of their waits, ms. */
+  /**
+   * Provider requests retried (`retry` events; each is also one of `failed_model_calls`) and the
+   * sum of their waits, ms.
+   */
   retries: { count: number; wait_ms: number };
 }
 
@@ -38,6 +48,8 @@ export interface MetricsCountersJson extends UsageSummaryJson {
  * ```
  * { schema_version: 1, run_id: string|null, question: string, mode: string|null,
  *   end_reason: string|null, wall_time_ms: number (ms),
+ *   degraded: string[] (why the answer or failure is degraded; [] when clean),
+ *   limits_reached: [{ scope, limit, used, max, agent_id, message }] (budget limits reached),
  *   agents: [{ id, anon_id, backend, model, status, answers: number, ...MetricsCountersJson }],
  *   totals: MetricsCountersJson }
  * ```
@@ -51,6 +63,8 @@ export interface MetricsJson {
   mode: CoordinationMode | null;
   end_reason: RunEndReason | null;
   wall_time_ms: number;
+  degraded: string[];
+  limits_reached: LimitReachedJson[];
   agents: (MetricsCountersJson & {
     id: string;
     anon_id: string;
@@ -71,6 +85,8 @@ export function toMetricsJson(state: RunState): MetricsJson {
     mode: state.mode,
     end_reason: state.endReason,
     wall_time_ms: wallTimeMs(state),
+    degraded: [...state.degraded],
+    limits_reached: limitsReachedJson(state),
     agents: state.agents.map((agent) => ({
       id: agent.id,
       anon_id: agent.anonId,

@@ -34,6 +34,7 @@ export type {
   AgentState,
   AgentStatus,
   AnswerRecord,
+  LimitRecord,
   RunPhase,
   RunState,
   VoteRecord,
@@ -195,10 +196,26 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
             ...(event.status === undefined ? {} : { status: event.status }),
             retryable: event.retryable,
             fatal: event.fatal,
+            ...(event.cause === undefined ? {} : { cause: event.cause }),
             round: event.round,
             time: at,
           },
         })),
+      };
+    case "limit-reached":
+      return {
+        ...state,
+        limitsReached: [
+          ...state.limitsReached,
+          {
+            scope: event.scope,
+            limit: event.limit,
+            used: event.used,
+            max: event.max,
+            agentId: event.agentId ?? null,
+            message: event.message,
+          },
+        ],
       };
     case "straggler-cut":
       return {
@@ -329,6 +346,7 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
         durationMs: event.durationMs,
         endReason: event.reason,
         error: event.error ?? null,
+        degraded: event.degraded ?? [],
       };
     case "plan":
     case "broadcast-question":

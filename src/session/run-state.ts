@@ -58,8 +58,26 @@ export interface AgentErrorInfo {
   readonly status?: number;
   readonly retryable: boolean;
   readonly fatal: boolean;
+  /**
+   * What failed (`agent-error.cause`): the provider, the model's use of the protocol, a per-agent
+   * budget limit, or the context window. Absent for logs written before it existed (a provider).
+   */
+  readonly cause?: EventOf<"agent-error">["cause"];
   readonly round: number;
   readonly time: number;
+}
+
+/** A budget limit that was reached (`limit-reached`), in the order reached. */
+export interface LimitRecord {
+  /** `run`: the run ended on it; `agent`: that agent was removed. */
+  readonly scope: EventOf<"limit-reached">["scope"];
+  readonly limit: EventOf<"limit-reached">["limit"];
+  /** In the limit's unit: model calls, tokens (input + output) or USD. */
+  readonly used: number;
+  readonly max: number;
+  /** The agent of a per-agent limit; null for the run's. */
+  readonly agentId: string | null;
+  readonly message: string;
 }
 
 /** One agent's view model. */
@@ -151,6 +169,13 @@ export interface RunState extends PlanState {
   readonly eventCount: number;
   readonly endReason: RunEndReason | null;
   readonly error: string | null;
+  /**
+   * Why the run's answer (or its failure) is degraded, one line per reason (`run-end.degraded`):
+   * empty for a clean run and before `run-end`.
+   */
+  readonly degraded: readonly string[];
+  /** Budget limits reached (`limit-reached`), oldest first. */
+  readonly limitsReached: readonly LimitRecord[];
   /** In config order. */
   readonly agents: readonly AgentState[];
   /** Real agent id → index in `agents` (own properties only). */
@@ -190,6 +215,8 @@ export function initialRunState(): RunState {
     eventCount: 0,
     endReason: null,
     error: null,
+    degraded: [],
+    limitsReached: [],
     agents: [],
     agentIndex: {},
     answers: [],

@@ -7,6 +7,7 @@ import { costUsdOf, type UsageTotals } from "./counters.js";
 import {
   wallTimeMs,
   type AgentStatus,
+  type LimitRecord,
   type RunPhase,
   type RunState,
   type WinnerInfo,
@@ -20,10 +21,13 @@ export const SUMMARY_SCHEMA_VERSION = 1;
  * `tokens` are tokens (`total` = input + output; cached input is part of input, reasoning part
  * of output); `cost_usd` is USD, or `null` when unknown: `unpriced_model_calls` of the calls
  * had no price in the table (e.g. a self-hosted or unlisted model). Never a partial sum.
+ * `model_calls` counts every request sent to a provider, failed ones and retries included;
+ * `failed_model_calls` says how many of them failed (an HTTP error, the network, a timeout).
  */
 export interface UsageSummaryJson {
   tokens: { input: number; output: number; reasoning: number; cached_input: number; total: number };
   model_calls: number;
+  failed_model_calls: number;
   cost_usd: number | null;
   unpriced_model_calls: number;
 }
@@ -39,6 +43,7 @@ export function usageSummaryJson(usage: UsageTotals): UsageSummaryJson {
       total: usage.inputTokens + usage.outputTokens,
     },
     model_calls: usage.modelCalls,
+    failed_model_calls: usage.failedCalls,
     cost_usd: costUsdOf(usage),
     unpriced_model_calls: usage.unpricedCalls,
   };
@@ -57,7 +62,40 @@ export interface StatusAgentJson extends UsageSummaryJson {
   /** `agent<N>.<M>` or null. */
   current_answer: string | null;
   vote: { target_agent_id: string; target_anon_id: string; label: string; reason: string } | null;
-  last_error: { message: string; fatal: boolean; retryable: boolean; round: number } | null;
+  /** `cause`: provider, protocol (what the model did), budget or context; null in old logs. */
+  last_error: {
+    message: string;
+    fatal: boolean;
+    retryable: boolean;
+    cause: string | null;
+    round: number;
+  } | null;
+}
+
+/**
+ * A budget limit reached, as status.json, metrics.json and `coord --json` write it: `scope` run
+ * (the run ended on it) or agent (`agent_id` was removed); `used` and `max` in the limit's unit
+ * (model calls, tokens, or USD for `cost`).
+ */
+export interface LimitReachedJson {
+  scope: LimitRecord["scope"];
+  limit: LimitRecord["limit"];
+  used: number;
+  max: number;
+  agent_id: string | null;
+  message: string;
+}
+
+/** The {@link LimitReachedJson} list of a state, oldest first. Pure. */
+export function limitsReachedJson(state: RunState): LimitReachedJson[] {
+  return state.limitsReached.map((limit) => ({
+    scope: limit.scope,
+    limit: limit.limit,
+    used: limit.used,
+    max: limit.max,
+    agent_id: limit.agentId,
+    message: limit.message,
+  }));
 }
 
 /**
@@ -69,10 +107,12 @@ export interface StatusAgentJson extends UsageSummaryJson {
  *   started_at / updated_at / ended_at: ISO-8601 UTC | null  (updated_at = latest event),
  *   elapsed_ms: number (ms, see wallTimeMs), last_seq: number, event_count: number,
  *   end_reason: "completed"|"failed"|"timeout"|"interrupted"|null, error: string|null,
- *   agents: StatusAgentJson[] (config order; each with tokens, model_calls, cost_usd (USD|null),
- *     unpriced_model_calls),
- *   totals: {tokens, model_calls, cost_usd, unpriced_model_calls} (the whole run; cost_usd null
- *     = unknown because some call had no price),
+ *   degraded: string[] (why the answer or failure is degraded, one line each; [] when clean),
+ *   limits_reached: LimitReachedJson[] (budget limits reached, oldest first),
+ *   agents: StatusAgentJson[] (config order; each with tokens, model_calls, failed_model_calls,
+ *     cost_usd (USD|null), unpriced_model_calls),
+ *   totals: {tokens, model_calls, failed_model_calls, cost_usd, unpriced_model_calls} (the whole
+ *     run; cost_usd null = unknown because some call had no price),
  *   answer_count: number, answers: [{label, agent_id, anon_id, round}] (oldest first, no content),
  *   votes: [{voter_id, voter_anon_id, target_agent_id, target_anon_id, label, reason}],
  *   vote_tally: {<real agent id>: votes}, votes_reset_count: number,
@@ -94,6 +134,8 @@ export interface StatusJson {
   event_count: number;
   end_reason: RunEndReason | null;
   error: string | null;
+  degraded: string[];
+  limits_reached: LimitReachedJson[];
   agents: StatusAgentJson[];
   /** Tokens and cost of the whole run (also counts calls not attributed to a known agent). */
   totals: UsageSummaryJson;
@@ -145,6 +187,8 @@ export function toStatusJson(state: RunState): StatusJson {
     event_count: state.eventCount,
     end_reason: state.endReason,
     error: state.error,
+    degraded: [...state.degraded],
+    limits_reached: limitsReachedJson(state),
     agents: state.agents.map((agent) => ({
       id: agent.id,
       anon_id: agent.anonId,
@@ -170,6 +214,7 @@ export function toStatusJson(state: RunState): StatusJson {
               message: agent.lastError.message,
               fatal: agent.lastError.fatal,
               retryable: agent.lastError.retryable,
+              cause: agent.lastError.cause ?? null,
               round: agent.lastError.round,
             },
       ...usageSummaryJson(agent.counters.usage),
