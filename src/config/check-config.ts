@@ -1,7 +1,10 @@
 /**
  * Checks across keys that the schema cannot express: unique agent ids, a model for every backend
- * that needs one (all but `scripted` and `claude_code`), `presenter_agent` naming an agent.
+ * that needs one (all but `scripted` and `claude_code`), `presenter_agent` naming an agent, a
+ * `backend.cwd` whose folder name is a safe name (issue 30 item 3).
  */
+import { basename, normalize } from "node:path";
+import { isSafeName, SAFE_NAME_RULE } from "../safe-name.js";
 import { checkToolConfig } from "./check-tool-config.js";
 import type { KeyPath } from "./key-path.js";
 import type { Config } from "./schema.js";
@@ -28,6 +31,10 @@ export function checkConfig(config: Config): ConfigProblem[] {
         text: `duplicate agent id ${JSON.stringify(agent.id)} (also agents[${earlier}].id); give each agent its own id`,
       });
     }
+    const workspaceProblem = workspaceNameProblem(agent.backend.cwd);
+    if (workspaceProblem !== undefined) {
+      problems.push({ path: ["agents", index, "backend", "cwd"], text: workspaceProblem });
+    }
     if (agent.backend.model === undefined) {
       if (agent.backend.type === "scripted") agent.backend.model = "scripted";
       // Claude Code picks its default model (MassGen's examples leave `model:` out).
@@ -51,4 +58,19 @@ export function checkConfig(config: Config): ConfigProblem[] {
   }
   problems.push(...checkToolConfig(config));
   return problems;
+}
+
+/**
+ * Why `backend.cwd` names no safe workspace folder, or undefined when it does. The folder is the
+ * last segment of the path as written (`./ws`, `${cwd}/ws` and `ws/` name `ws`); an empty name,
+ * `.` and `..` as written are reported by check-tool-config.ts.
+ */
+function workspaceNameProblem(cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return undefined;
+  const written = cwd.trim();
+  if (written === "" || written === "." || written === "..") return undefined;
+  const folder = basename(normalize(written));
+  return isSafeName(folder)
+    ? undefined
+    : `the workspace folder would be ${JSON.stringify(folder)}: expected ${SAFE_NAME_RULE}`;
 }

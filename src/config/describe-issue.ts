@@ -54,6 +54,11 @@ export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
         ? `expected ${expected.join(" or ")}, ${received === undefined ? receivedText : `received ${describeType(received)}`}`
         : `${issue.message}, ${receivedText}`;
     }
+    case "invalid_format":
+      // A pattern's own message says what is expected (`expected a name of …`).
+      return issue.format === "regex" && issue.message.startsWith("expected ")
+        ? `${issue.message}, ${receivedText}`
+        : issue.message;
     default:
       return issue.message;
   }

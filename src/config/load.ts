@@ -11,6 +11,7 @@ import { registerConfigSecrets } from "../redact.js";
 import { checkConfig, type ConfigProblem } from "./check-config.js";
 import { describeIssue, issueKeyPath } from "./describe-issue.js";
 import { expandEnv, isMcpServersPath, isPlainObject, type EnvRecord } from "./expand-env.js";
+import { findForbiddenKey } from "./forbidden-keys.js";
 import { formatKeyPath, type KeyPath } from "./key-path.js";
 import { normalizeConfig } from "./normalize-config.js";
 import { massgenOnlyTypeMessage } from "./massgen-types.js";
@@ -98,7 +99,8 @@ export async function loadConfigFile(
  *   it is the agent's workspace, expanded when the server starts).
  * @returns The config with every default filled in, and warnings (unknown keys with their dotted
  *   path and position, YAML warnings).
- * @throws ConfigError for YAML syntax errors, a MassGen-only backend type (`ag2`, …), an unset
+ * @throws ConfigError for YAML syntax errors, a `__proto__` / `constructor` / `prototype` key
+ *   anywhere (forbidden-keys.ts), a MassGen-only backend type (`ag2`, …), an unset
  *   `${VAR}` without default in a key coord reads, `agent:` together
  *   with `agents:`, schema violations, duplicate agent ids, a missing `backend.model`, or a
  *   `presenter_agent` that names no agent.
@@ -142,6 +144,16 @@ export function parseConfigText(
     });
   };
 
+  const forbidden = findForbiddenKey(doc);
+  if (forbidden !== undefined) {
+    const position = locateKeyPath(doc, lineCounter, forbidden.path, { at: "key" });
+    const key = formatKeyPath(forbidden.path);
+    throw new ConfigError(`${where(file, position)}: ${key}: ${forbidden.text}`, {
+      file,
+      path: key,
+      ...position,
+    });
+  }
   const raw = toPlainData(doc, file);
   if (raw === undefined || raw === null) {
     throw new ConfigError(

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { MAX_TIMER_SECONDS } from "../clock.js";
+import { SAFE_NAME, SAFE_NAME_RULE } from "../safe-name.js";
 import { BackendConfig } from "./backend-schema.js";
 import { SharingConfig } from "./sharing.js";
 import { orchestratorToolKeys } from "./tool-schema.js";
@@ -22,8 +23,9 @@ export const AgentConfig = z.object({
   id: z
     .string()
     .min(1)
+    .regex(SAFE_NAME, { message: `expected ${SAFE_NAME_RULE}` })
     .describe(
-      "Agent id, unique in the team; the loader fills in `agent_a`, `agent_b`, … if omitted.",
+      "Agent id, unique in the team; the loader fills in `agent_a`, `agent_b`, … if omitted. A safe name (it names the agent's folders): 1-64 letters, digits, `.`, `_` or `-`, starting with a letter or digit.",
     ),
   backend: BackendConfig.describe(
     "The provider and model behind the agent; a key coord does not read is a warning saying why.",
@@ -182,7 +184,11 @@ export const ConfigSchema = z.object({
   tracing: TracingConfig.default(TracingConfig.parse({})).describe(
     "What traces carry when tracing is on (docs/tracing.md).",
   ),
-  session_id: z.string().optional().describe("Memory session to load (as `--session-id`)."),
+  session_id: z
+    .string()
+    .regex(SAFE_NAME, { message: `expected ${SAFE_NAME_RULE}` })
+    .optional()
+    .describe("Memory session to load (as `--session-id`)."),
   sharing: SharingConfig.default(SharingConfig.parse({})).describe(
     "Sharing runs: `coord export`, `coord shares` (docs/sharing.md).",
   ),

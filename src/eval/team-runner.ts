@@ -5,6 +5,7 @@
  */
 import { relative } from "node:path";
 import { join } from "node:path";
+import { childPath } from "../safe-name.js";
 import { type ModeChoice, type PreparedRun, runLogOptions, runTeam } from "../runner/index.js";
 import { costUsdOf, type RunState, wallTimeMs } from "../session/index.js";
 import type { RunRecord } from "./results-file.js";
@@ -59,7 +60,7 @@ export function createRunQuestion(options: TeamRunnerOptions): RunQuestion {
   return async (request) => {
     const log = runLogOptions(prepared, {
       enabled: options.logs,
-      root: join(evalDir, "logs", request.logGroup),
+      root: childPath(join(evalDir, "logs"), request.logGroup),
       cwd: options.cwd,
       version: options.version,
       argv: options.argv,

@@ -20,6 +20,7 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { StoredFileError } from "../errors.js";
 import { redact } from "../redact.js";
+import { childPath } from "../safe-name.js";
 import writeFileAtomic from "write-file-atomic";
 import { withFileLock } from "./file-lock.js";
 import { archiveOverflow, archivePathOf, readArchive, withArchived } from "./sessions-archive.js";
@@ -170,7 +171,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const root = join(options.home, ".coord");
   const registryPath = join(root, "sessions.json");
   const archivePath = archivePathOf(registryPath);
-  const turnsDir = (id: string) => join(root, "sessions", id);
+  // A session id names a folder: childPath refuses one that would leave sessions/ (issue 30).
+  const turnsDir = (id: string) => childPath(join(root, "sessions"), id);
   let queue: Promise<unknown> = Promise.resolve();
 
   async function read(): Promise<SessionRecord[]> {

@@ -16,6 +16,7 @@
  */
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { basename, join, normalize, relative, resolve } from "node:path";
+import { childPath } from "../safe-name.js";
 import type { SnapshotReport, ToolNotice, WorkspaceHooks } from "./tool.js";
 
 /** One agent taking part, in config order. */
@@ -69,7 +70,7 @@ export interface RunWorkspaces {
 async function claim(parent: string, name: string): Promise<string> {
   await mkdir(parent, { recursive: true });
   for (let index = 1; ; index++) {
-    const path = join(parent, index === 1 ? name : `${name}_${index}`);
+    const path = childPath(parent, index === 1 ? name : `${name}_${index}`);
     try {
       await mkdir(path);
       return path;
@@ -114,13 +115,13 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
   const workspaces = new Map<string, string>();
   for (const agent of options.agents) {
     if (agent.workspaceName !== undefined) {
-      const path = join(root, workspaceFolderName(agent.workspaceName));
+      const path = childPath(root, workspaceFolderName(agent.workspaceName));
       await mkdir(path, { recursive: true });
       if (options.seed !== undefined)
         await cp(options.seed, path, { recursive: true, verbatimSymlinks: true });
       workspaces.set(agent.id, path);
     }
-    await mkdir(join(views, agent.id), { recursive: true });
+    await mkdir(childPath(views, agent.id), { recursive: true });
   }
   await mkdir(snapshots, { recursive: true });
 
@@ -138,14 +139,14 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
   const snapshot = (agent: WorkspaceAgent, label: string): Promise<SnapshotReport | undefined> =>
     enqueue(async () => {
       const source = workspaces.get(agent.id)!;
-      const latest = join(snapshots, agent.id);
+      const latest = childPath(snapshots, agent.id);
       try {
         await rm(latest, { recursive: true, force: true });
         await cp(source, latest, { recursive: true, verbatimSymlinks: true });
         generation.set(agent.id, (generation.get(agent.id) ?? 0) + 1);
         const report: SnapshotReport = { ...(await measure(latest)), workspace: source };
         if (logDir !== undefined) {
-          const kept = join(logDir, agent.id, "snapshots", label);
+          const kept = childPath(logDir, agent.id, "snapshots", label);
           await cp(latest, kept, { recursive: true, verbatimSymlinks: true });
           report.logPath = relative(logDir, kept);
         }
@@ -162,16 +163,16 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
 
   const refreshView = (agent: WorkspaceAgent): Promise<void> =>
     enqueue(async () => {
-      const view = join(views, agent.id);
+      const view = childPath(views, agent.id);
       const mine = seen.get(agent.id) ?? new Map<string, number>();
       seen.set(agent.id, mine);
       for (const peer of options.agents) {
         const current = generation.get(peer.id) ?? 0;
         if (peer.id === agent.id || current === 0 || mine.get(peer.id) === current) continue;
-        const copy = join(view, peer.anonId);
+        const copy = childPath(view, peer.anonId);
         try {
           await rm(copy, { recursive: true, force: true });
-          await cp(join(snapshots, peer.id), copy, { recursive: true, verbatimSymlinks: true });
+          await cp(childPath(snapshots, peer.id), copy, { recursive: true, verbatimSymlinks: true });
           mine.set(peer.id, current);
         } catch (error) {
           options.notify({
@@ -188,7 +189,7 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
     root,
     allRuns,
     workspaceOf: (agentId) => workspaces.get(agentId),
-    viewOf: (agentId) => join(views, agentId),
+    viewOf: (agentId) => childPath(views, agentId),
     hiddenRoots: () => [snapshots, views],
     hooksFor(agentId) {
       const agent = byId.get(agentId);

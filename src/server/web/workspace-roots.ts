@@ -18,6 +18,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { childPath, isSafeName } from "../../safe-name.js";
 import type { WorkspaceRoot } from "./web-host.js";
 
 /** The folder of `<attempt dir>/<agent id>/` holding that agent's snapshots. */
@@ -58,8 +59,9 @@ export async function logWorkspaceRoots(
         latest: false,
       });
     }
-    if (!attemptDir) continue;
-    const folder = join(attemptDir, agentId, SNAPSHOTS_DIR);
+    // An id that is no safe name has no folder here (childPath would refuse it).
+    if (!attemptDir || !isSafeName(agentId)) continue;
+    const folder = childPath(attemptDir, agentId, SNAPSHOTS_DIR);
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
     const labels = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     labels.sort(newestFirst);
