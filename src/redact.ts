@@ -131,6 +131,31 @@ export function redact(text: string): string {
   return out.replace(KEY_HEADER, (_match, prefix: string) => `${prefix}${REDACTED}`);
 }
 
+/** The length of the longest known secret value, JSON-escaped form included (characters; 0: none). */
+export function longestKnownSecret(): number {
+  let longest = 0;
+  for (const secret of knownSecrets) longest = Math.max(longest, JSON.stringify(secret).length - 2);
+  return longest;
+}
+
+/**
+ * Where {@link redact} would replace something in `text`: the `[start, end)` character ranges of
+ * known values, credential shapes and key-header values, in the order the patterns run (they
+ * may overlap). For redacting a stream cut into chunks (src/store/stream-redactor.ts).
+ */
+export function secretSpans(text: string): [start: number, end: number][] {
+  const spans: [number, number][] = [];
+  const known = currentKnownPattern();
+  for (const pattern of known === undefined ? [SECRET_SHAPE] : [known, SECRET_SHAPE]) {
+    for (const match of text.matchAll(pattern)) {
+      spans.push([match.index, match.index + match[0].length]);
+    }
+  }
+  for (const match of text.matchAll(KEY_HEADER))
+    spans.push([match.index, match.index + match[0].length]);
+  return spans;
+}
+
 /**
  * A JSON-like value with every string inside passed through {@link redact} (keys are kept).
  * Returns `value` itself when nothing changed, so redacting an event stream costs no copies.

@@ -14,7 +14,9 @@
  * - `<logDir>/coord_debug.log` with `debug: true`.
  *
  * Every byte written passes through the process's one redactor (`src/redact.ts`): known key values
- * and key-shaped strings never reach a log file.
+ * and key-shaped strings never reach a log file, also when a model streams one in pieces: the
+ * deltas of each streamed block are re-chunked first (`stream-redactor.ts`), so a delta may be
+ * written a little later and hold text that arrived after it.
  *
  * `--no-logs` means the caller does not create a writer.
  */
@@ -28,6 +30,7 @@ import { initialRunState, type RunState, toMetricsJson, toStatusJson } from "../
 import { writeFileAtomic } from "./atomic-write.js";
 import { createAttemptDir, createRunDir } from "./log-dir.js";
 import { redact, redactCliArgs, redactSecrets } from "./redact-secrets.js";
+import { createStreamRedactor } from "./stream-redactor.js";
 
 export { REDACTED, redactCliArgs, redactSecrets } from "./redact-secrets.js";
 
@@ -82,8 +85,9 @@ export interface LogWriter {
   /** The first write failure, if any (close() also rejects with it). */
   readonly error: Error | undefined;
   /**
-   * Appends the event to events.jsonl (synchronously, one line) and schedules a status.json
-   * rewrite of `state`. Never throws for IO failures (see `onError`). Its signature is a
+   * Appends the event to events.jsonl (synchronously, one line; a streamed delta, and events
+   * after it, wait for the block's next delta or end, see the module comment) and schedules a
+   * status.json rewrite of `state`. Never throws for IO failures (see `onError`). Its signature is a
    * `RunSubscriber`'s: `live.subscribe(writer.write)`.
    * @param state the run's state after `event`.
    * @throws InternalError when called after close().
@@ -204,6 +208,18 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     timer.unref();
   };
 
+  /** Deltas re-chunked so a secret streamed in pieces is redacted whole (stream-redactor.ts). */
+  const stream = createStreamRedactor();
+  const appendEvents = (events: readonly CoordEvent[]): void => {
+    if (eventsFailed || events.length === 0) return;
+    try {
+      for (const event of events) writeAll(eventsFd, redact(serializeEvent(event)));
+    } catch (error) {
+      eventsFailed = true;
+      fail(error);
+    }
+  };
+
   appendDebug(`log writer: ${dir}`);
 
   return {
@@ -217,14 +233,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     },
     write(event, next) {
       if (closed) throw new InternalError(`log writer for ${dir}: write() after close()`);
-      if (!eventsFailed) {
-        try {
-          writeAll(eventsFd, redact(serializeEvent(event)));
-        } catch (error) {
-          eventsFailed = true;
-          fail(error);
-        }
-      }
+      appendEvents(stream.push(event));
       const phase = state.phase;
       state = next;
       if (options.debug && !event.type.endsWith("-delta")) {
@@ -259,6 +268,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
             if (result.status === "rejected") fail(result.reason);
           }
         } finally {
+          appendEvents(stream.flush());
           closeSync(eventsFd);
         }
         appendDebug(`log writer closed: ${state.eventCount} events`);
