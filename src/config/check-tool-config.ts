@@ -1,8 +1,8 @@
 /**
- * Checks of the tool keys (docs/tools.md) that the schema cannot express: `docker` command
- * execution (refused: no container engine is assumed), regular expressions that do not compile,
- * MCP servers without their command or URL or with a repeated name, two agents naming the same
- * workspace.
+ * Checks of the tool keys (docs/tools.md) that the schema cannot express: regular expressions
+ * that do not compile, MCP servers without their command or URL or with a repeated name, two
+ * agents naming the same workspace. (`command_line_execution_mode: docker` is accepted: its
+ * commands run in coord's sandbox, with a warning at run time.)
  */
 import type { ConfigProblem } from "./check-config.js";
 import type { KeyPath } from "./key-path.js";
@@ -31,12 +31,6 @@ export function checkToolConfig(config: Config): ConfigProblem[] {
   for (const [index, agent] of config.agents.entries()) {
     const backend = agent.backend;
     const at = (...keys: (string | number)[]): KeyPath => ["agents", index, "backend", ...keys];
-    if (backend.command_line_execution_mode === "docker") {
-      problems.push({
-        path: at("command_line_execution_mode"),
-        text: "`docker` is not supported: coord assumes no container engine; use `local` (commands run in the agent's workspace, without isolation) or remove the key",
-      });
-    }
     for (const key of ["command_line_allowed_commands", "command_line_blocked_commands"] as const) {
       for (const [position, pattern] of (backend[key] ?? []).entries()) {
         const error = regexError(pattern);

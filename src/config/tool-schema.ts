@@ -69,7 +69,7 @@ export const backendToolKeys = {
     .boolean()
     .optional()
     .describe(
-      "Give the agent `execute_command`: shell commands in its workspace (a timeout, an output cap, no provider keys in the environment).",
+      "Give the agent `execute_command`: shell commands in its workspace, in a sandbox (a timeout, a process limit, an output cap, an allow-listed environment).",
     ),
   command_line_allowed_commands: z
     .array(z.string())
@@ -82,7 +82,25 @@ export const backendToolKeys = {
   command_line_execution_mode: z
     .enum(["local", "docker"])
     .optional()
-    .describe("`local` (default): commands run on this machine; `docker` is refused."),
+    .describe(
+      "`local` (default): commands run on this machine, in the command sandbox; `docker` (MassGen's) runs them in the same sandbox, with a warning: no container image, the host's filesystem read-only.",
+    ),
+  command_sandbox: z
+    .enum(["bubblewrap", "none"])
+    .optional()
+    .describe(
+      "`bubblewrap` (default): commands run in a bubblewrap sandbox (writes only in the workspace and writable context paths, no network, no secrets), and are refused where bubblewrap is missing; `none`: commands run without isolation (the operator's explicit choice).",
+    ),
+  command_network: z
+    .boolean()
+    .optional()
+    .describe("Let sandboxed commands use the network (default false: no network)."),
+  command_env: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Names of more environment variables commands get (besides PATH, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL): their values from coord's environment.",
+    ),
 };
 
 /** `orchestrator.context_paths[]`. */

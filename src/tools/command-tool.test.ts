@@ -14,22 +14,31 @@ const context: ToolCallContext = {
 const ENV = {
   PATH: process.env.PATH,
   HOME: "/home/someone",
+  LC_ALL: "C.UTF-8",
   OPENAI_API_KEY: "sk-test-openai",
   ANTHROPIC_AUTH_TOKEN: "tok-1",
   GITHUB_TOKEN: "ghp_x",
+  GH_PAT: "ghp_pat",
+  DATABASE_URL: "postgres://u:pw-db@h/db",
   MY_PROVIDER_KEY_VALUE: "sk-config-key",
   GREETING: "hello",
+  PROJECT_MODE: "dev",
 };
 
 async function run(
   input: Record<string, unknown>,
-  options: { allowed?: string[]; blocked?: string[]; signal?: AbortSignal } = {},
+  options: {
+    allowed?: string[];
+    blocked?: string[];
+    signal?: AbortSignal;
+    passEnv?: string[];
+  } = {},
 ): Promise<{ ok: boolean; text: string; cwd: string }> {
   const cwd = await mkdtemp(join(tmpdir(), "coord-cmd-"));
   const tool = commandTool({
     cwd,
     env: ENV,
-    secrets: ["sk-config-key"],
+    ...(options.passEnv ? { passEnv: options.passEnv } : {}),
     ...(options.allowed ? { allowed: options.allowed } : {}),
     ...(options.blocked ? { blocked: options.blocked } : {}),
   });
@@ -87,16 +96,27 @@ describe("execute_command", () => {
     expect((await run({ command: "sudo ls" })).text).toBe("Command refused: sudo is not allowed.");
   });
 
-  test("no provider key is visible in its environment", async () => {
-    const result = await run({ command: "env" });
-    expect(result.text).toContain("GREETING=hello");
-    for (const secret of ["sk-test-openai", "tok-1", "ghp_x", "sk-config-key"]) {
+  test("its environment is an allow-list: no key, token or password passes", async () => {
+    const result = await run({ command: "env" }, { passEnv: ["PROJECT_MODE"] });
+    expect(result.text).toContain("LC_ALL=C.UTF-8");
+    expect(result.text).toContain("PROJECT_MODE=dev");
+    for (const secret of [
+      "sk-test-openai",
+      "tok-1",
+      "ghp_x",
+      "ghp_pat",
+      "pw-db",
+      "sk-config-key",
+    ]) {
       expect(result.text).not.toContain(secret);
     }
-    expect(commandEnvironment(ENV, ["sk-config-key"])).toEqual({
+    // Named variables only: an unknown name (GREETING) does not pass either.
+    expect(result.text).not.toContain("GREETING");
+    expect(commandEnvironment(ENV, { home: "/tmp/home", tmpdir: "/tmp" })).toEqual({
       PATH: process.env.PATH,
-      HOME: "/home/someone",
-      GREETING: "hello",
+      LC_ALL: "C.UTF-8",
+      HOME: "/tmp/home",
+      TMPDIR: "/tmp",
     });
   });
 

@@ -1,66 +1,61 @@
 /**
  * `execute_command` (MassGen's `enable_mcp_command_line`; docs/tools.md "Commands"): a shell
- * command run with `/bin/sh -c` in the agent's workspace, with a timeout (the whole process group
- * is killed), an output cap, MassGen's allowed / blocked command patterns (regular expressions
- * matched at the start of the command) and an environment without provider keys.
- *
- * It is not a sandbox: a command can read and write whatever the user running coord can. The
- * patterns and the few always-refused commands below are guard rails, not isolation.
+ * command run with `/bin/sh -c` in the agent's workspace, inside bubblewrap (`./sandbox.ts`): the
+ * filesystem read-only but for the workspace and the context paths the agent may write, a private
+ * `/tmp` and `HOME`, no network unless `command_network: true`, an environment built from an
+ * allow-list (`./sandbox-env.ts`), a process limit, a timeout (the whole sandbox is killed) and an
+ * output cap. Where bubblewrap is missing or fails its probe, commands are refused, unless the
+ * config opts out with `command_sandbox: none`. MassGen's allowed / blocked command patterns
+ * (regular expressions matched at the start of the command) and a few always-refused commands
+ * (`./command-guard.ts`) are guard rails on top.
  */
-import { spawn } from "node:child_process";
+import { alwaysRefused } from "./command-guard.js";
+import { runCommand } from "./command-run.js";
+import type { RootSpec } from "./path-policy.js";
 import { ToolError } from "./path-policy.js";
+import {
+  findSandbox,
+  SANDBOX_HOME,
+  SANDBOX_TMP,
+  sandboxArgs,
+  type SandboxMount,
+} from "./sandbox.js";
+import { commandEnvironment } from "./sandbox-env.js";
 import type { LocalTool } from "./tool.js";
 import { optionalInteger, requiredString } from "./tool-input.js";
+
+export { MAX_COMMAND_OUTPUT } from "./command-run.js";
+export { commandEnvironment } from "./sandbox-env.js";
 
 /** Timeout of one command when the model gives none (s), and the most it may ask for. */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 60;
 export const MAX_COMMAND_TIMEOUT_SECONDS = 600;
-/** Characters kept of each of stdout and stderr. */
-export const MAX_COMMAND_OUTPUT = 20_000;
-
-/** Refused whatever the config says (MassGen refuses these too). */
-const ALWAYS_BLOCKED: readonly { pattern: RegExp; why: string }[] = [
-  { pattern: /(^|[;&|(]\s*)sudo\b/, why: "sudo is not allowed" },
-  {
-    pattern: /\brm\s+-[a-zA-Z]*[rR][a-zA-Z]*\s+(\/|~)(\s|$|\*)/,
-    why: "removing / or ~ is not allowed",
-  },
-  { pattern: /\bmkfs(\.\w+)?\b/, why: "formatting disks is not allowed" },
-  { pattern: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, why: "fork bombs are not allowed" },
-];
-
-/** Environment variable names that hold credentials: `*_API_KEY`, `*_TOKEN`, `*_SECRET`, …. */
-const SECRET_NAME = /(API_KEY|_TOKEN|_SECRET|SECRET_KEY|ACCESS_KEY|PASSWORD)$/i;
+/** The most processes a sandboxed command may have at once; more kill it (a fork bomb). */
+export const MAX_COMMAND_PROCESSES = 256;
 
 /** Options of {@link commandTool}. */
 export interface CommandToolOptions {
-  /** Where commands run (the agent's workspace). */
+  /** Where commands run (the agent's workspace): the one folder always writable. */
   cwd: string;
-  /** The environment to start from (coord's, with ~/.config/coord/.env). */
+  /** coord's environment (with ~/.config/coord/.env): only allow-listed variables pass. */
   env: Readonly<Record<string, string | undefined>>;
-  /** Secret values the config names (`api_key:`s): variables holding one are removed too. */
-  secrets?: readonly string[];
+  /**
+   * The agent's folders as its file tools see them: `write` roots are writable, `present-write`
+   * ones while the agent presents, `read` and `protected` ones read-only, `none` ones hidden.
+   */
+  roots?: readonly RootSpec[];
   /** `command_line_allowed_commands`: when non-empty, a command must match one. */
   allowed?: readonly string[];
   /** `command_line_blocked_commands`. */
   blocked?: readonly string[];
-}
-
-/**
- * The environment commands get: `env` without provider keys (names like `*_API_KEY`, `*_TOKEN`)
- * and without any variable whose value is one of `secrets`.
- */
-export function commandEnvironment(
-  env: Readonly<Record<string, string | undefined>>,
-  secrets: readonly string[] = [],
-): Record<string, string> {
-  const hidden = new Set(secrets.filter((secret) => secret.trim() !== ""));
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || SECRET_NAME.test(name) || hidden.has(value)) continue;
-    out[name] = value;
-  }
-  return out;
+  /** `command_sandbox`: `bubblewrap` (default) or `none` (no isolation, the operator's choice). */
+  sandbox?: "bubblewrap" | "none";
+  /** `command_network`: keep the host's network inside the sandbox (default false). */
+  network?: boolean;
+  /** `command_env`: variable names passed through besides the allow-list. */
+  passEnv?: readonly string[];
+  /** The most processes at once (default {@link MAX_COMMAND_PROCESSES}). */
+  maxProcesses?: number;
 }
 
 /** A start-anchored regular expression, as MassGen's `re.match`. */
@@ -73,7 +68,13 @@ export function commandTool(options: CommandToolOptions): LocalTool {
   const name = "execute_command";
   const allowed = (options.allowed ?? []).map((pattern) => ({ pattern, regex: anchored(pattern) }));
   const blocked = (options.blocked ?? []).map((pattern) => ({ pattern, regex: anchored(pattern) }));
-  const env = commandEnvironment(options.env, options.secrets);
+  const sandboxed = options.sandbox !== "none";
+  const env = commandEnvironment(options.env, {
+    home: sandboxed ? SANDBOX_HOME : options.env.HOME,
+    ...(sandboxed ? { tmpdir: SANDBOX_TMP } : {}),
+    passEnv: options.passEnv ?? [],
+  });
+  const maxProcesses = options.maxProcesses ?? MAX_COMMAND_PROCESSES;
   return {
     spec: {
       name,
@@ -100,9 +101,8 @@ export function commandTool(options: CommandToolOptions): LocalTool {
         MAX_COMMAND_TIMEOUT_SECONDS,
       );
       if (command === "") throw new ToolError(`${name}: the command is empty`);
-      for (const rule of ALWAYS_BLOCKED) {
-        if (rule.pattern.test(command)) throw new ToolError(`Command refused: ${rule.why}.`);
-      }
+      const refused = alwaysRefused(command);
+      if (refused !== undefined) throw new ToolError(`Command refused: ${refused}.`);
       if (allowed.length > 0 && !allowed.some((rule) => rule.regex.test(command))) {
         throw new ToolError(
           `Command refused: it matches none of the allowed patterns (${allowed.map((rule) => rule.pattern).join(", ")}).`,
@@ -111,87 +111,60 @@ export function commandTool(options: CommandToolOptions): LocalTool {
       const hit = blocked.find((rule) => rule.regex.test(command));
       if (hit)
         throw new ToolError(`Command refused: it matches the blocked pattern ${hit.pattern}.`);
-      const result = await run(command, { cwd: options.cwd, env, seconds, signal: context.signal });
+      let argv = ["/bin/sh", "-c", command];
+      if (sandboxed) {
+        const probe = await findSandbox(options.env);
+        if (!probe.ok) {
+          throw new ToolError(
+            `Command refused: no sandbox: ${probe.reason}. Install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap), or set command_sandbox: none on this agent to run commands without isolation (docs/tools.md "Commands").`,
+          );
+        }
+        const mounts = sandboxMounts(options.roots ?? [], context.presenting);
+        argv = [
+          probe.bwrap,
+          ...sandboxArgs({
+            workspace: options.cwd,
+            mounts,
+            home: options.env.HOME,
+            network: options.network === true,
+            command: argv,
+            infoFd: 3,
+          }),
+        ];
+      }
+      const result = await runCommand({
+        argv,
+        cwd: options.cwd,
+        env,
+        seconds,
+        signal: context.signal,
+        ...(sandboxed ? { maxProcesses } : {}),
+      });
       const text = [
-        result.timedOut
-          ? `Timed out after ${seconds} s: the command was killed.`
-          : `Exit code: ${result.code ?? `signal ${result.signal}`}`,
+        result.tooManyProcesses
+          ? `Killed: the command had more than ${maxProcesses} processes at once.`
+          : result.timedOut
+            ? `Timed out after ${seconds} s: the command was killed.`
+            : `Exit code: ${result.code ?? `signal ${result.signal}`}`,
         `stdout:\n${result.stdout}`,
         `stderr:\n${result.stderr}`,
       ].join("\n");
-      if (result.timedOut || result.code !== 0) throw new ToolError(text);
+      if (result.timedOut || result.tooManyProcesses || result.code !== 0)
+        throw new ToolError(text);
       return text;
     },
   };
 }
 
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
-/** Runs `command` in its own process group; kills the group on timeout or abort. */
-function run(
-  command: string,
-  options: { cwd: string; env: Record<string, string>; seconds: number; signal: AbortSignal },
-): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    options.signal.throwIfAborted();
-    const child = spawn("/bin/sh", ["-c", command], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    const stdout = capture();
-    const stderr = capture();
-    child.stdout.on("data", stdout.add);
-    child.stderr.on("data", stderr.add);
-    let timedOut = false;
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.seconds * 1000);
-    const onAbort = () => killGroup();
-    options.signal.addEventListener("abort", onAbort, { once: true });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      options.signal.removeEventListener("abort", onAbort);
-      reject(new ToolError(`could not start the command: ${error.message}`));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      options.signal.removeEventListener("abort", onAbort);
-      if (options.signal.aborted) return reject(options.signal.reason as Error);
-      resolve({ code, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut });
-    });
-  });
-}
-
-/** Keeps the first {@link MAX_COMMAND_OUTPUT} characters of a stream and counts the rest. */
-function capture(): { add: (chunk: Buffer) => void; text: () => string } {
-  let kept = "";
-  let dropped = 0;
-  return {
-    add(chunk) {
-      const text = chunk.toString("utf8");
-      const room = MAX_COMMAND_OUTPUT - kept.length;
-      if (room >= text.length) kept += text;
-      else {
-        kept += text.slice(0, Math.max(0, room));
-        dropped += text.length - Math.max(0, room);
-      }
-    },
-    text: () => (dropped > 0 ? `${kept}\n… (${dropped} more characters cut)` : kept),
-  };
+/** The agent's roots as sandbox mounts (see {@link CommandToolOptions.roots}). */
+function sandboxMounts(roots: readonly RootSpec[], presenting: boolean): SandboxMount[] {
+  return roots.map((root) => ({
+    path: root.path,
+    access:
+      root.access === "write" || (root.access === "present-write" && presenting)
+        ? "rw"
+        : root.access === "none"
+          ? "hidden"
+          : "ro",
+  }));
 }

@@ -104,9 +104,6 @@ export async function createTeamTools(options: TeamToolsOptions): Promise<TeamTo
         ...(options.workspaceSeed !== undefined ? { seed: options.workspaceSeed } : {}),
       })
     : undefined;
-  const secrets = config.agents.flatMap((agent) =>
-    agent.backend.api_key ? [agent.backend.api_key] : [],
-  );
   const peersHaveWork = (id: string) =>
     agents.some((agent) => agent.config.id !== id && agent.workspaceName !== undefined);
 
@@ -156,11 +153,22 @@ export async function createTeamTools(options: TeamToolsOptions): Promise<TeamTo
         commandTool({
           cwd: own,
           env: options.env,
-          secrets,
+          // coord's working directory read-only wherever it is (the sandbox's /tmp is private).
+          roots: [{ path: cwd, access: "read", label: "coord's working directory" }, ...roots],
           allowed: backend.command_line_allowed_commands ?? [],
           blocked: backend.command_line_blocked_commands ?? [],
+          sandbox: backend.command_sandbox ?? "bubblewrap",
+          network: backend.command_network === true,
+          passEnv: backend.command_env ?? [],
         }),
       );
+      if (backend.command_line_execution_mode === "docker") {
+        channel.send({
+          agentId: id,
+          source: "execute_command",
+          message: dockerNotice(agent.index),
+        });
+      }
     }
     const entry: AgentTools = { tools };
     if (workspaces !== undefined && (own !== undefined || view !== undefined))
@@ -223,6 +231,11 @@ export async function createTeamTools(options: TeamToolsOptions): Promise<TeamTo
       await workspaces?.remove();
     },
   };
+}
+
+/** The warning for MassGen's `command_line_execution_mode: docker`: what differs from Docker. */
+function dockerNotice(index: number): string {
+  return `agents[${index}].backend.command_line_execution_mode: docker: commands run in coord's bubblewrap sandbox, not in a container: no image (the host's programs), the host's filesystem read-only except the workspace, no network unless command_network: true (docs/tools.md "Commands")`;
 }
 
 interface CheckedContext {
