@@ -5,11 +5,14 @@
  * and after how long (STYLE.md rule 7). Used by `streamWithAiSdk` in `ai-sdk-stream.ts`.
  */
 import { APICallError } from "@ai-sdk/provider";
-import { BackendError, isRetryableStatus } from "./backend.js";
+import { BackendError, isRetryableStatus, type BackendErrorKind } from "./backend.js";
+import { contextOverflowOf } from "./context-length.js";
+import { isToolChoiceRefusal } from "./tool-choice-fallback.js";
 
 /**
  * Maps any failure of an ai SDK call to a {@link BackendError} naming the provider and carrying
- * the provider's own message. Handles `APICallError` (HTTP status, response body, headers),
+ * the provider's own message, with its `kind` when recognised (`context-length` with the
+ * `contextWindow` in tokens, never retryable; `tool-choice` for a refused `tool_choice`). Handles `APICallError` (HTTP status, response body, headers),
  * stream error objects (`{message, statusCode?, isRetryable?}` as the OpenAI providers emit them,
  * or a raw `{error: {message, code}}` frame) and network errors.
  *
@@ -29,6 +32,37 @@ export function toBackendError(
   },
 ): BackendError {
   if (error instanceof BackendError) return error;
+  return classified(mapError(error, context), error);
+}
+
+/**
+ * `mapped` with its {@link BackendErrorKind} when the provider's message or error body says what
+ * it is: a context overflow (`context-length`, never retried, with the window in tokens when
+ * named) or a refused `tool_choice` (`tool-choice`).
+ */
+function classified(mapped: BackendError, error: unknown): BackendError {
+  const body = APICallError.isInstance(error) ? error.responseBody : error;
+  const overflow = contextOverflowOf(mapped.message, body);
+  const kind: BackendErrorKind | undefined =
+    overflow !== undefined
+      ? "context-length"
+      : isToolChoiceRefusal(mapped.status, mapped.message)
+        ? "tool-choice"
+        : undefined;
+  if (kind === undefined) return mapped;
+  return new BackendError({
+    message: mapped.message,
+    provider: mapped.provider,
+    status: mapped.status,
+    retryable: mapped.retryable,
+    retryAfterMs: mapped.retryAfterMs,
+    kind,
+    contextWindow: overflow?.contextWindow,
+    cause: error,
+  });
+}
+
+function mapError(error: unknown, context: Parameters<typeof toBackendError>[1]): BackendError {
   const { provider } = context;
   const unreachable = context.unreachableHint ? ` (${context.unreachableHint})` : "";
 

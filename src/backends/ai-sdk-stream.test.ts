@@ -119,7 +119,7 @@ describe("streamWithAiSdk over a socket", () => {
     expect(body).toMatchObject({ tool_choice: "auto", temperature: 0.5, max_tokens: 64 });
   });
 
-  it("passes a call with unparseable arguments through with the raw text as input", async () => {
+  it("repairs a call whose arguments were cut off, and marks it repaired", async () => {
     const fake = await start([
       { toolCalls: [{ name: "new_answer", arguments: '{"content": "A' }] },
     ]);
@@ -133,7 +133,28 @@ describe("streamWithAiSdk over a socket", () => {
       type: "tool-call",
       toolCallId: "call_1",
       toolName: "new_answer",
-      input: '{"content": "A',
+      input: { content: "A" },
+      repaired: true,
+    });
+  });
+
+  it("passes a call whose arguments no repair reads as an object through with the raw text and inputError", async () => {
+    const fake = await start([
+      { toolCalls: [{ name: "new_answer", arguments: "Sure! The answer is 18." }] },
+    ]);
+    const { chunks, error } = await collectChunks(
+      streamWithAiSdk(chatModel(fake.url), "fake", request(), {
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(chunks).toContainEqual({
+      type: "tool-call",
+      toolCallId: "call_1",
+      toolName: "new_answer",
+      input: "Sure! The answer is 18.",
+      inputError:
+        'the arguments are not a JSON object (read as a string): "Sure! The answer is 18."',
     });
   });
 

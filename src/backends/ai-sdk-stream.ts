@@ -25,6 +25,8 @@ import { withActivityListener } from "./ai-sdk-activity.js";
 import { toBackendError } from "./ai-sdk-errors.js";
 import { describeWarning } from "./ai-sdk-warnings.js";
 import { toCallArguments, type AiSdkCallArguments, type AiSdkTool } from "./ai-sdk-request.js";
+import { withToolChoiceFallback } from "./tool-choice-fallback.js";
+import { parseToolInput } from "./tool-input.js";
 import type { GenerationCallSettings } from "./generation-settings.js";
 import {
   BackendError,
@@ -104,10 +106,15 @@ export function withProviderTools(
 
 /**
  * Streams one model call through a provider's language model and yields coord's chunks:
- * `text-delta`, `reasoning-delta` and `tool-call` (with the input parsed from JSON; an empty
- * input is `{}`, text that is not JSON is passed on as the string for the engine to refuse) as
+ * `text-delta`, `reasoning-delta` and `tool-call` (the input parsed from JSON by
+ * {@link parseToolInput}: an empty input is `{}`, cut-off JSON is repaired and marked
+ * `repaired`, text no repair reads as an object is passed on as the string with `inputError`) as
  * they arrive, the provider's call warnings as `warning` chunks, then exactly one `finish` with
  * the usage in tokens (absent counts are 0).
+ *
+ * A provider that refuses `tool_choice: "required"` gets the call again with `auto`, remembered
+ * for this `model` (one backend instance) from then on, with a `retry` chunk for the refused
+ * request and one `warning` ({@link withToolChoiceFallback}).
  *
  * @param model an ai SDK language model, e.g. `createOpenAI(...).responses("gpt-5")`.
  * @param providerName who to blame in errors (`openai`, `openrouter`, `lmstudio`, …).
@@ -119,7 +126,19 @@ export function withProviderTools(
  * @throws the signal's abort reason (an `AbortError` DOMException unless the caller gave another
  *   Error) when `options.signal` aborts.
  */
-export async function* streamWithAiSdk(
+export function streamWithAiSdk(
+  model: AiSdkModel,
+  providerName: string,
+  request: ModelRequest,
+  options: AiSdkStreamOptions,
+): AsyncIterable<BackendChunk> {
+  return withToolChoiceFallback(model, providerName, request, (sent) =>
+    streamOnce(model, providerName, sent, options),
+  );
+}
+
+/** One request of {@link streamWithAiSdk}, as it was asked for. */
+async function* streamOnce(
   model: AiSdkModel,
   providerName: string,
   request: ModelRequest,
@@ -207,7 +226,7 @@ function toChunk(part: LanguageModelV3StreamPart): BackendChunk | "error" | unde
         type: part.providerExecuted === true ? "provider-tool-call" : "tool-call",
         toolCallId: part.toolCallId,
         toolName: part.toolName,
-        input: parseToolInput(part.input),
+        ...parseToolInput(part.input),
       };
     case "tool-result":
       return {
@@ -221,16 +240,6 @@ function toChunk(part: LanguageModelV3StreamPart): BackendChunk | "error" | unde
       return "error";
     default:
       return undefined;
-  }
-}
-
-/** A tool call's JSON input text as a value: `{}` when empty, the text itself when not JSON. */
-function parseToolInput(input: string): unknown {
-  if (input.trim() === "") return {};
-  try {
-    return JSON.parse(input) as unknown;
-  } catch {
-    return input;
   }
 }
 

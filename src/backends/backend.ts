@@ -16,12 +16,29 @@ export interface ToolSpec {
   inputSchema: Record<string, unknown>;
 }
 
-/** A tool call made by the model. */
+/**
+ * A tool call made by the model. The backend parses its JSON arguments (`./tool-input.ts`):
+ *
+ * - valid JSON (or empty arguments, read as `{}`): `input` is the parsed value, no note;
+ * - cut-off or malformed JSON that `jsonrepair` mends into an object (a reply cut at the output
+ *   cap, a missing brace, single quotes): `input` is the repaired object and `repaired` is true
+ *   (the engine may say the model "sent cut-off JSON");
+ * - text no repair turns into an object: `input` is the raw argument text and `inputError` says
+ *   why (`arguments are not a JSON object: …`); the engine refuses such a workflow call, naming
+ *   the malformed JSON.
+ */
 export interface ToolCall {
   toolCallId: string;
   toolName: string;
-  /** The parsed input object (the backend parses JSON arguments). */
+  /** The parsed input object; the raw argument text when {@link ToolCall.inputError} is set. */
   input: unknown;
+  /** True when the arguments were cut-off or malformed JSON that `jsonrepair` mended. */
+  repaired?: boolean | undefined;
+  /**
+   * Why the arguments could not be read as a JSON object even after repair; `input` is then the
+   * raw argument text. The engine refuses such a workflow call, naming the malformed JSON.
+   */
+  inputError?: string | undefined;
 }
 
 /** One message of the conversation sent to a model (provider-neutral). */
@@ -135,14 +152,35 @@ export interface Backend {
   readonly model: string;
   /**
    * True when the backend calls {@link StreamOptions.onActivity} for every wire event: then the
-   * first-byte and stream-idle timeouts apply to it (hosted providers). Local inference and code
-   * agents leave it unset: they may work silently for long.
+   * retry wrapper's first-byte and stream-idle timeouts apply to it (providers over HTTP).
+   * In-process local inference and code agents leave it unset: they may work silently for long.
    */
   readonly reportsActivity?: boolean;
+  /**
+   * True for a server that may be silent for long before its response begins (a server on this
+   * machine or network loading a model or evaluating a long prompt: LM Studio, Ollama, vLLM):
+   * the first-byte timeout does not apply to it (the request timeout still does), the stream-idle
+   * timeout does once the response began.
+   */
+  readonly silentStart?: boolean;
   stream(request: ModelRequest, options: StreamOptions): AsyncIterable<BackendChunk>;
   /** Releases resources (a loaded local model, sockets). Optional. */
   close?(): Promise<void>;
 }
+
+/**
+ * What a {@link BackendError} is, when coord recognises it:
+ *
+ * - `context-length`: the prompt does not fit the model's context window (OpenAI
+ *   `context_length_exceeded`, Anthropic "prompt is too long", Gemini "exceeds the maximum number
+ *   of tokens", vLLM / llama.cpp / LM Studio equivalents; `./context-length.ts`). Never
+ *   retryable: the same request fails the same way;
+ * - `timeout`: the retry wrapper's request, first-byte or stream-idle timeout (`./retry.ts`);
+ *   retryable;
+ * - `tool-choice`: the provider refused `tool_choice: "required"` (`./tool-choice-fallback.ts`
+ *   retries such a call once with `auto`).
+ */
+export type BackendErrorKind = "context-length" | "timeout" | "tool-choice";
 
 /**
  * A provider failure, with enough to decide on a retry and to tell the user who is at fault.
@@ -152,26 +190,48 @@ export class BackendError extends Error {
   readonly provider: string;
   /** HTTP status, when the failure was an HTTP response. */
   readonly status: number | undefined;
-  /** True for 408/409/429/5xx and network errors. */
+  /** True for 408/409/429/5xx and network errors; always false for `kind: "context-length"`. */
   readonly retryable: boolean;
   /** Milliseconds the provider asked us to wait (Retry-After), if it said. */
   readonly retryAfterMs: number | undefined;
+  /** What the failure is, when recognised ({@link BackendErrorKind}). */
+  readonly kind: BackendErrorKind | undefined;
+  /**
+   * For `kind: "context-length"`: the model's context window in tokens, when the provider's
+   * message names it ("maximum context length is 8192 tokens").
+   */
+  readonly contextWindow: number | undefined;
 
   constructor(options: {
     message: string;
     provider: string;
-    status?: number;
+    status?: number | undefined;
     retryable: boolean;
-    retryAfterMs?: number;
+    retryAfterMs?: number | undefined;
+    kind?: BackendErrorKind | undefined;
+    contextWindow?: number | undefined;
     cause?: unknown;
   }) {
     super(options.message, { cause: options.cause });
     this.name = "BackendError";
     this.provider = options.provider;
     this.status = options.status;
-    this.retryable = options.retryable;
+    // An identical request that overflowed the context overflows again: never retried blindly.
+    this.retryable = options.kind === "context-length" ? false : options.retryable;
     this.retryAfterMs = options.retryAfterMs;
+    this.kind = options.kind;
+    this.contextWindow = options.contextWindow;
   }
+}
+
+/**
+ * True when `error` is a provider's "the prompt exceeds the model's context" failure
+ * (`kind: "context-length"`); its `contextWindow` then gives the window in tokens when known.
+ */
+export function isContextLengthError(
+  error: unknown,
+): error is BackendError & { kind: "context-length" } {
+  return error instanceof BackendError && error.kind === "context-length";
 }
 
 /** True for HTTP statuses worth retrying: 408, 409, 429 and 5xx. */

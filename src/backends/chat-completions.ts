@@ -93,9 +93,10 @@ export function createChatCompletionsBackend(
   return {
     type: endpoint.type,
     model,
-    // Hosted providers get the first-byte and stream-idle timeouts; a local server (LM Studio,
-    // Ollama, …) may evaluate a long prompt silently for minutes.
-    reportsActivity: unreachableHint === undefined,
+    // Every server gets the stream-idle timeout; a local one (LM Studio, Ollama, …) no
+    // first-byte timeout: it may load a model or evaluate a long prompt silently for minutes.
+    reportsActivity: true,
+    ...(unreachableHint !== undefined ? { silentStart: true } : {}),
     stream: (request, options) =>
       streamWithAiSdk(languageModel, endpoint.providerName, adaptRequest(endpoint, request), {
         ...options,

@@ -5,6 +5,7 @@
  * reply `{"tool": NAME, "arguments": {...}}` parsed back into a call.
  */
 import type { ToolSpec } from "./backend.js";
+import { parseToolInput } from "./tool-input.js";
 
 /** A JSON Schema as a plain object (the subset node-llama-cpp's grammar accepts). */
 export type Schema = Record<string, unknown>;
@@ -227,19 +228,23 @@ export function toolCallText(toolName: string, input: unknown): string {
   return JSON.stringify({ tool: toolName, arguments: input });
 }
 
-/** Parses a grammar-constrained reply into a call of one of `tools`, or undefined. */
+/**
+ * Parses a grammar-constrained reply into a call of one of `tools`, or undefined. A reply cut off
+ * by the output cap (the grammar keeps it valid only up to there) is mended with `jsonrepair`
+ * (`parseToolInput`) and the call marked `repaired`.
+ */
 export function parseToolChoice(
   text: string,
   tools: readonly ToolSpec[],
-): { toolName: string; input: unknown } | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+): { toolName: string; input: unknown; repaired?: true } | undefined {
+  const { input: parsed, repaired, inputError } = parseToolInput(text);
+  if (inputError !== undefined) return undefined;
   if (!isSchema(parsed) || typeof parsed.tool !== "string" || !isSchema(parsed.arguments))
     return undefined;
   if (!tools.some((tool) => tool.name === parsed.tool)) return undefined;
-  return { toolName: parsed.tool, input: parsed.arguments };
+  return {
+    toolName: parsed.tool,
+    input: parsed.arguments,
+    ...(repaired === true ? { repaired: true as const } : {}),
+  };
 }

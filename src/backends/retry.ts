@@ -8,10 +8,14 @@
  * engine, a failure surfaces as is (the engine counts it against the agent).
  *
  * Besides the total request timeout, a backend that reports wire activity
- * ({@link Backend.reportsActivity}: the hosted providers) gets two liveness limits (issue 17
- * item 4): a first-byte timeout (nothing at all arrived since the request was sent) and a
- * stream-idle timeout (nothing arrived for that long since the last event). Either aborts the
- * attempt as a timeout, retried like one.
+ * ({@link Backend.reportsActivity}: every provider over HTTP) gets two liveness limits (issue 17
+ * item 4, issue 30 item 8): a first-byte timeout (nothing at all arrived since the request was
+ * sent; not for a {@link Backend.silentStart} server on this machine, which may load a model
+ * first) and a stream-idle timeout (nothing arrived for that long since the last event). Either
+ * aborts the attempt as a timeout (`BackendError.kind: "timeout"`), retried like one; after the
+ * retries the call fails, so a hung provider cannot hold a single agent or the presenter. Both
+ * run on the injected clock, so tests prove them on a virtual one. (The total request timeout
+ * runs on real timers: a virtual clock would end every real-socket call at once.)
  */
 import type { Clock } from "../clock.js";
 import {
@@ -72,7 +76,8 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
   };
   const requestTimeoutMs = options.requestTimeoutMs ?? 300_000;
   const liveness = backend.reportsActivity === true;
-  const firstByteMs = liveness ? options.firstByteTimeoutMs : undefined;
+  const firstByteMs =
+    liveness && backend.silentStart !== true ? options.firstByteTimeoutMs : undefined;
   const idleMs = liveness ? options.streamIdleTimeoutMs : undefined;
   const seconds = (ms: number) => String(Number((ms / 1000).toFixed(3)));
 
@@ -87,41 +92,26 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         requestTimeoutMs,
       );
       const combined = AbortSignal.any([signal, timeout.signal]);
-      // Liveness: one timer, first the first-byte limit, then (refreshed on every sign of life)
-      // the idle limit.
       let stalled: string | undefined;
-      const stall = (why: string) => () => {
-        stalled = why;
-        timeout.abort(new DOMException(why, "TimeoutError"));
-      };
-      let idleTimer: NodeJS.Timeout | undefined;
-      const firstByteTimer =
-        firstByteMs === undefined
-          ? undefined
-          : setTimeout(
-              stall(
-                `${backend.type}: no response within ${seconds(firstByteMs)} s (timeout_settings.first_byte_timeout_seconds)`,
-              ),
-              firstByteMs,
-            );
-      const onActivity = () => {
-        if (firstByteTimer !== undefined) clearTimeout(firstByteTimer);
-        if (idleMs === undefined) return;
-        if (idleTimer === undefined) {
-          idleTimer = setTimeout(
-            stall(
-              `${backend.type}: the response stream was silent for ${seconds(idleMs)} s (timeout_settings.stream_idle_timeout_seconds)`,
-            ),
-            idleMs,
-          );
-        } else idleTimer.refresh();
-      };
+      const watch = livenessWatch(options.clock, {
+        firstByteMs,
+        idleMs,
+        onStall: (why) => {
+          stalled = why;
+          timeout.abort(new DOMException(why, "TimeoutError"));
+        },
+        firstByteMessage: `${backend.type}: no response within ${seconds(firstByteMs ?? 0)} s (timeout_settings.first_byte_timeout_seconds)`,
+        idleMessage: `${backend.type}: the response stream was silent for ${seconds(idleMs ?? 0)} s (timeout_settings.stream_idle_timeout_seconds)`,
+      });
+      const onActivity = watch.activity;
       let streamed = false;
       try {
         const streamOptions = liveness ? { signal: combined, onActivity } : { signal: combined };
         for await (const chunk of backend.stream(request, streamOptions)) {
           onActivity();
-          streamed = true;
+          // Notices (a provider warning, an inner retry) are not the reply: the call may still
+          // be retried after them.
+          if (chunk.type !== "warning" && chunk.type !== "retry") streamed = true;
           yield chunk;
         }
         return;
@@ -135,6 +125,7 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
                 `${backend.type}: no complete response within ${seconds(requestTimeoutMs)} s (timeout_settings.request_timeout_seconds)`,
               provider: backend.type,
               retryable: true,
+              kind: "timeout",
               cause: caught,
             })
           : caught;
@@ -146,8 +137,7 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         await options.clock.sleep(delayMs, signal);
       } finally {
         clearTimeout(timer);
-        clearTimeout(firstByteTimer);
-        clearTimeout(idleTimer);
+        watch.stop();
       }
     }
   }
@@ -156,7 +146,74 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
     type: backend.type,
     model: backend.model,
     ...(backend.reportsActivity !== undefined ? { reportsActivity: backend.reportsActivity } : {}),
+    ...(backend.silentStart !== undefined ? { silentStart: backend.silentStart } : {}),
     stream,
     ...(backend.close ? { close: () => backend.close!() } : {}),
+  };
+}
+
+/** The liveness limits of one attempt; see {@link livenessWatch}. */
+interface LivenessLimits {
+  /** Longest wait (ms) for the first sign of life; undefined: none. */
+  firstByteMs: number | undefined;
+  /** Longest silence (ms) after a sign of life; undefined: none. */
+  idleMs: number | undefined;
+  /** Called once, with the message of the limit that was reached. */
+  onStall: (message: string) => void;
+  firstByteMessage: string;
+  idleMessage: string;
+}
+
+/**
+ * The first-byte and stream-idle timers of one attempt, on `clock`: the first-byte timer runs
+ * from now until the first {@link activity}; the idle timer from each sign of life (re-armed for
+ * the time left when it wakes and something arrived meanwhile). `stop` cancels both (their
+ * sleeps end, so a virtual clock has nothing left pending).
+ */
+function livenessWatch(
+  clock: Clock,
+  limits: LivenessLimits,
+): { activity: () => void; stop: () => void } {
+  const stopped = new AbortController();
+  let lastActivity: number | undefined;
+  let idleArmed = false;
+  let done = false;
+  const stall = (message: string) => {
+    if (done) return;
+    done = true;
+    limits.onStall(message);
+  };
+  const after = (ms: number, then: () => void) => {
+    clock.sleep(ms, stopped.signal).then(then, () => {});
+  };
+  let firstByte: AbortController | undefined;
+  if (limits.firstByteMs !== undefined) {
+    const pending = new AbortController();
+    firstByte = pending;
+    clock.sleep(limits.firstByteMs, AbortSignal.any([stopped.signal, pending.signal])).then(
+      () => stall(limits.firstByteMessage),
+      () => {},
+    );
+  }
+  const checkIdle = (idleMs: number) => () => {
+    const left = (lastActivity ?? clock.now()) + idleMs - clock.now();
+    if (left <= 0) stall(limits.idleMessage);
+    else after(left, checkIdle(idleMs));
+  };
+  return {
+    activity() {
+      if (done) return;
+      firstByte?.abort();
+      firstByte = undefined;
+      lastActivity = clock.now();
+      if (limits.idleMs !== undefined && !idleArmed) {
+        idleArmed = true;
+        after(limits.idleMs, checkIdle(limits.idleMs));
+      }
+    },
+    stop() {
+      done = true;
+      stopped.abort();
+    },
   };
 }
