@@ -11,7 +11,7 @@
  * the name and the request count (deterministic); a name that is not a behaviour is `sound`.
  */
 import type { FakeHandler, FakeReply, FakeRequest } from "./fake-reply.js";
-import { soundReply, answersVisible, visibleAnswers } from "./misbehaving-sound.js";
+import { answersVisible, soundPlan, soundReply, visibleAnswers } from "./misbehaving-sound.js";
 import { summarizeRequest, type RequestSummary } from "./summarize-request.js";
 
 /** The behaviours a model name can pick. */
@@ -148,8 +148,8 @@ export const COPIED_TEXT = "16 - 3 - 4 = 9 eggs are sold at $2 each. The answer 
  * A handler whose model names pick a behaviour per agent (see the module doc): `plain-text`
  * ("Sure! The answer is 18." and no tool call), `empty` (an empty reply), `unknown-tool` (calls
  * `final_answer`), `cutoff-json` (the first workflow tool with cut-off JSON arguments),
- * `two-answers` (two `new_answer` calls in one reply), `resubmit` (its identical answer instead
- * of a vote), `never-votes` (a slightly different answer every round), `copies-part` (another
+ * `two-answers` (two `new_answer` calls in one reply), `resubmit` (its identical answer or plan
+ * instead of a vote), `never-votes` (a slightly different answer or plan every round), `copies-part` (another
  * agent's answer word for word), `no-required` (HTTP 400 as vLLM for `tool_choice: "required"`,
  * sound with `auto`), `plan-text` (the plan as Markdown text instead of `submit_plan`),
  * `small-context-N` (HTTP 400 `context_length_exceeded` once the prompt passes N tokens; its
@@ -183,7 +183,7 @@ export function misbehavingHandler(): MisbehavingHandler {
       spec.behaviour === "small-context"
         ? longAnswer(spec.tag, Math.floor(spec.contextTokens / 3))
         : answerText(spec.tag);
-    return soundReply(request, summary, answer);
+    return soundReply(request, summary, answer, spec.tag);
   };
 
   return {
@@ -237,11 +237,19 @@ function misbehave(
           }
         : undefined;
     case "resubmit":
-      // Its one answer, again and again, where a vote is expected.
-      return offers("new_answer") && answersVisible(summary)
+      // Its one answer (or plan), again and again, where a vote is expected.
+      if (!answersVisible(summary)) return undefined;
+      if (offers("submit_plan")) {
+        return { toolCalls: [{ name: "submit_plan", arguments: soundPlan(spec.tag) }] };
+      }
+      return offers("new_answer")
         ? { toolCalls: [{ name: "new_answer", arguments: { content: answerText(spec.tag) } }] }
         : undefined;
     case "never-votes":
+      if (offers("submit_plan")) {
+        const plan = soundPlan(`${spec.tag}, revision ${count}`);
+        return { toolCalls: [{ name: "submit_plan", arguments: plan }] };
+      }
       return offers("new_answer")
         ? {
             toolCalls: [

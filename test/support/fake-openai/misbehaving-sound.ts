@@ -11,8 +11,8 @@ import { isRecord } from "./wire-helpers.js";
 /** Prompt phrases that mean "no answers yet" (as `coordinationHandler` reads them). */
 const NO_ANSWERS_PATTERN = /no answers (?:available |provided |submitted )?yet|\(no answers/i;
 
-/** The sound plan: two tasks in chunk 1, T2 after T1. */
-export const SOUND_PLAN = {
+/** The sound plan of the agent tagged `tag`: two tasks in chunk 1, T2 after T1. */
+export const soundPlan = (tag: string) => ({
   tasks: [
     {
       id: "T1",
@@ -32,13 +32,17 @@ export const SOUND_PLAN = {
     },
   ],
   requirements: "The day's income in dollars.",
-  design_decisions: "Plain arithmetic.",
-};
+  design_decisions: `Plain arithmetic (planned by ${tag}).`,
+});
 
-/** Whether the request shows answers to vote on (the vote tool offered and answers listed). */
+/**
+ * Whether the request shows answers: `<agentN>` blocks in the prompt, or the vote tool offered
+ * with ids to vote for and no "no answers yet".
+ */
 export function answersVisible(summary: RequestSummary): boolean {
+  if (visibleAnswers(summary).length > 0) return true;
   const voteTool = summary.tools.find((entry) => entry.name === "vote");
-  if (voteTool === undefined) return visibleAnswers(summary).length > 0;
+  if (voteTool === undefined) return false;
   const properties = isRecord(voteTool.parameters.properties) ? voteTool.parameters.properties : {};
   const agentId = isRecord(properties.agent_id) ? properties.agent_id : {};
   const allowed = Array.isArray(agentId.enum) ? agentId.enum : undefined;
@@ -58,18 +62,20 @@ function chunkTaskIds(summary: RequestSummary): string[] {
 /**
  * A sound reply: planning calls (`assign_*`), votes, answers, stops and presentation as
  * `coordinationHandler` gives them (answering `answer`, presenting "Final answer: …"); with
- * `submit_plan` offered and no plans to vote on, {@link SOUND_PLAN}; with the plan tools offered,
+ * `submit_plan` offered and no plans to vote on, {@link soundPlan}; with the plan tools offered,
  * every unverified task of the chunk taken through in_progress → completed → verified in one
  * reply, then `answer`.
  *
  * @param request the request as received.
  * @param summary the request, summarized.
  * @param answer the content of the agent's answers.
+ * @param tag the agent's tag (its plan's design decisions name it, so plans differ).
  */
 export function soundReply(
   request: FakeRequest,
   summary: RequestSummary,
   answer: string,
+  tag: string,
 ): FakeReply | Promise<FakeReply> {
   const offers = (name: string) => summary.toolNames.includes(name);
   const delegate = () =>
@@ -83,7 +89,7 @@ export function soundReply(
     return delegate();
   }
   if (offers("submit_plan")) {
-    return { toolCalls: [{ name: "submit_plan", arguments: SOUND_PLAN }] };
+    return { toolCalls: [{ name: "submit_plan", arguments: soundPlan(tag) }] };
   }
   if (offers("update_task_status")) {
     const open = chunkTaskIds(summary).filter((id) => !summary.text.includes(`${id} is verified.`));

@@ -1,0 +1,45 @@
+/**
+ * The assertions every cell of the real-models matrix (issue 25) must pass; the matrix files
+ * (test/real-models-*.test.ts) give the cells. For each cell, through the built CLI against the
+ * misbehaving-model fake:
+ *
+ * - the run ends on its own (not killed by the test's safety net);
+ * - it ends within its budget: the calls the fake counted are at most the cell's bound
+ *   (`callBound`: default budget `maxCalls + agents − 1` per run);
+ * - whenever coord accepted an answer (`answer` events in the run logs), it prints an answer on
+ *   stdout (with the 18 every fake answer ends on) and exits 0; a run that never accepted one exits 2;
+ * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`).
+ *
+ * Every failed check is reported with the cell's exit code, calls, prompt tokens and last stderr
+ * lines (`expect.soft`), so one run shows everything a cell gets wrong.
+ */
+import { expect } from "vitest";
+import {
+  baseBehaviour,
+  cellName,
+  describeResult,
+  DIAGNOSIS,
+  runCell,
+  type Cell,
+} from "./support/real-models-matrix.js";
+
+/** Per-cell test timeout (ms): the CLI's safety net plus the fake's start and the log reading. */
+export const CELL_TEST_TIMEOUT_MS = 60_000;
+
+/** Runs one cell and checks it (see the module doc). */
+export async function checkCell(cell: Cell): Promise<void> {
+  const result = await runCell(cell, { timeoutMs: 45_000 });
+  const account = `${cellName(cell)}: ${describeResult(result)}`;
+  expect.soft(result.code, `ended on its own: ${account}`).not.toBeNull();
+  expect.soft(result.calls, `calls within the bound: ${account}`).toBeLessThanOrEqual(result.bound);
+  if (result.answers > 0) {
+    expect.soft(result.code, `an accepted answer means exit 0: ${account}`).toBe(0);
+    expect.soft(result.stdout, `the answer on stdout: ${account}`).toMatch(/18/);
+  } else {
+    expect.soft(result.code, `no answer accepted means exit 2: ${account}`).toBe(2);
+  }
+  const diagnosis = DIAGNOSIS[baseBehaviour(cell.behaviour)];
+  if (diagnosis !== undefined && result.misbehaved > 0) {
+    expect.soft(result.stderr, `stderr names the behaviour: ${account}`).toMatch(diagnosis);
+  }
+}

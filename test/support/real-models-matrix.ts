@@ -1,0 +1,172 @@
+/**
+ * The real-models matrix of issue 25 ("How it must be shown"): one cell is a behaviour of the
+ * misbehaving-model fake, played by the whole team (3 agents) or by one agent beside two sound
+ * ones, in one mode (voting, `--quick`, `--single-agent`, decomposition, personas, `--plan`,
+ * `--plan-and-execute`). {@link runCell} runs the built CLI on one GSM8K question against a fresh
+ * fake on 127.0.0.1 and returns what a test asserts and the bench prints: exit code, output,
+ * model calls and prompt tokens the fake counted, accepted answers in the run logs, and the
+ * cell's call bound from the documented default budget.
+ *
+ * Imports nothing from vitest: the end-to-end tests and `bench/real-models.ts` both use it.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { defaultBudget } from "../../src/engine/budget.js";
+import { parseEventLog } from "../../src/events/jsonl.js";
+import { makeSandbox, runCli, type CliResult } from "./cli.js";
+import { misbehavingHandler, type ModelStats } from "./fake-openai/misbehaving-handler.js";
+import { startFakeOpenAIServer } from "./fake-openai-server.js";
+
+/** GSM8K's first test question; its answer is 18. */
+export const QUESTION =
+  "Janet's ducks lay 16 eggs per day. She eats three for breakfast every morning and bakes muffins for her friends every day with four. She sells the remainder at the farmers' market daily for $2 per fresh duck egg. How much in dollars does she make every day at the farmers' market?";
+
+/** How each mode is asked for on the command line, its team size and its runs. */
+export const MODES = {
+  voting: { args: [], agents: 3, runs: 1 },
+  quick: { args: ["--quick"], agents: 3, runs: 1 },
+  single: { args: ["--single-agent", "a"], agents: 1, runs: 1 },
+  decomposition: { args: ["--coordination-mode", "decomposition"], agents: 3, runs: 1 },
+  personas: { args: ["--personas", "perspective"], agents: 3, runs: 1 },
+  plan: { args: ["--plan"], agents: 3, runs: 1 },
+  // Planning, then one execution run per chunk (the sound plan has one chunk).
+  "plan-and-execute": { args: ["--plan-and-execute"], agents: 3, runs: 2 },
+} as const satisfies Record<string, { args: readonly string[]; agents: number; runs: number }>;
+export type Mode = keyof typeof MODES;
+
+/** One cell: a model name's behaviour (`plain-text`, `unknown-tool@30`, …), who plays it, a mode. */
+export interface Cell {
+  behaviour: string;
+  /** `whole`: every agent plays it; `one`: agent c plays it beside two sound agents a and b. */
+  team: "whole" | "one";
+  mode: Mode;
+}
+
+/** The cell's name in test titles and the bench table. */
+export function cellName(cell: Cell): string {
+  return `${cell.behaviour} × ${cell.team === "whole" ? "whole team" : "one of three"} × ${cell.mode}`;
+}
+
+/**
+ * What stderr must name when the behaviour was played (the misbehaviour's diagnosis). Keys are
+ * behaviours without rate or window.
+ */
+export const DIAGNOSIS: Record<string, RegExp> = {
+  "plain-text": /plain text/i,
+  empty: /empty/i,
+  "unknown-tool": /unknown tool .?final_answer/i,
+  "cutoff-json": /cut-off|malformed JSON/i,
+  "two-answers": /two .*(answers|calls)|last one counts/i,
+  resubmit: /repeated|identical/i,
+  "never-votes": /limit|cap/i,
+  "copies-part": /word for word|identical|agreement/i,
+  "no-required": /tool_choice/,
+  "plan-text": /plan .*text|text .*plan/i,
+  "small-context": /context/i,
+};
+
+/** The behaviour without `@rate` and `-N`, as {@link DIAGNOSIS} keys it. */
+export function baseBehaviour(behaviour: string): string {
+  return behaviour.split("@")[0]!.replace(/-\d+$/, "");
+}
+
+/**
+ * Most model calls the cell may send: per run, the default budget's call limit plus the calls
+ * already in flight when it is reached (`maxCalls + agents − 1`, src/engine/budget.ts).
+ */
+export function callBound(mode: Mode): number {
+  const { agents, runs } = MODES[mode];
+  const maxCalls = defaultBudget(agents).maxCalls ?? 20 * agents + 10;
+  return runs * (maxCalls + agents - 1);
+}
+
+/** What one cell's run left behind. */
+export interface CellResult extends CliResult {
+  cell: Cell;
+  /** Model calls the fake received (failed ones included). */
+  calls: number;
+  /** Prompt tokens the fake was sent (messages' characters / 4). */
+  promptTokens: number;
+  /** Replies in which the fake played the behaviour. */
+  misbehaved: number;
+  /** `answer` events in every events.jsonl of the run(s): answers coord accepted. */
+  answers: number;
+  bound: number;
+  wallMs: number;
+  perModel: Record<string, ModelStats>;
+}
+
+/** Short timeouts so a run that is not bounded by its budget still ends (seconds). */
+const TIMEOUTS = [
+  "timeout_settings:",
+  "  orchestrator_timeout_seconds: 15",
+  "  straggler_timeout_seconds: 5",
+  "  request_timeout_seconds: 10",
+];
+
+/** The team config: agents a, b, c (or a alone) with the cell's model names. */
+export function cellConfig(cell: Cell, url: string): string {
+  const ids = ["a", "b", "c"];
+  const agents = ids.map((id) => {
+    const model = cell.team === "whole" || id === "c" ? `${id}/${cell.behaviour}` : `${id}/sound`;
+    return `  - id: ${id}\n    backend: { type: chatcompletion, model: "${model}", base_url: "${url}" }`;
+  });
+  return ["agents:", ...agents, ...TIMEOUTS, ""].join("\n");
+}
+
+/**
+ * Runs one cell: a fresh misbehaving fake, a sandbox, `coord --config team.yaml <mode flags>
+ * --no-display QUESTION`.
+ * @param options.timeoutMs kill the CLI after this long (default 60 000 ms).
+ */
+export async function runCell(
+  cell: Cell,
+  options: { timeoutMs?: number } = {},
+): Promise<CellResult> {
+  const fake = misbehavingHandler();
+  const server = await startFakeOpenAIServer(fake.handle);
+  try {
+    const box = await makeSandbox();
+    await writeFile(join(box.cwd, "team.yaml"), cellConfig(cell, server.url));
+    const started = performance.now();
+    const result = await runCli(
+      ["--config", "team.yaml", ...MODES[cell.mode].args, "--no-display", QUESTION],
+      { ...box, timeoutMs: options.timeoutMs ?? 60_000 },
+    );
+    const wallMs = performance.now() - started;
+    const totals = fake.totals();
+    return {
+      ...result,
+      cell,
+      calls: totals.requests,
+      promptTokens: totals.promptTokens,
+      misbehaved: totals.misbehaved,
+      answers: await acceptedAnswers(box.cwd),
+      bound: callBound(cell.mode),
+      wallMs,
+      perModel: fake.stats(),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/** `answer` events in every events.jsonl under a directory (run logs, plan logs). */
+async function acceptedAnswers(root: string): Promise<number> {
+  let count = 0;
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile() || entry.name !== "events.jsonl") continue;
+    const text = await readFile(join(entry.parentPath, entry.name), "utf8");
+    const { events } = parseEventLog(text);
+    count += events.filter((event) => event.type === "answer").length;
+  }
+  return count;
+}
+
+/** A one-line account of a cell's run, for failure messages and the bench. */
+export function describeResult(result: CellResult): string {
+  const lastLines = result.stderr.trimEnd().split("\n").slice(-4).join(" | ");
+  return `exit ${String(result.code)}, ${result.calls} calls (bound ${result.bound}), ${result.promptTokens} prompt tokens, ${result.misbehaved} misbehaved, ${result.answers} answers accepted, ${(result.wallMs / 1000).toFixed(1)} s; stdout ${JSON.stringify(result.stdout.slice(0, 80))}; stderr …${lastLines}`;
+}
