@@ -43,3 +43,18 @@ describe("the plain-reply choice", () => {
     expect(describeTools([readFile], [choice])).not.toContain("without a tool");
   });
 });
+
+describe("a grammar reply cut off by the output cap", () => {
+  test("is mended into a call of an offered tool and marked repaired", () => {
+    expect(
+      parseToolChoice('{"tool": "read_file", "arguments": {"path": "notes/a', [readFile]),
+    ).toEqual({ toolName: "read_file", input: { path: "notes/a" }, repaired: true });
+    expect(
+      parseToolChoice('{"tool": "read_file", "arguments": {"path": "a"}}', [readFile]),
+    ).toEqual({ toolName: "read_file", input: { path: "a" } });
+  });
+
+  test("is no call when the cut fell inside the tool's name", () => {
+    expect(parseToolChoice('{"tool": "read_fi', [readFile])).toBeUndefined();
+  });
+});
