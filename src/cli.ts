@@ -14,7 +14,7 @@ import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
 import { redactWrites, registerEnvSecrets } from "./redact.js";
 import { refuseCommandLikeQuestion } from "./commands/command-guess.js";
-import { integerAtLeast, positiveInteger } from "./commands/integer-options.js";
+import { integerAtLeast, positiveInteger, positiveNumber } from "./commands/integer-options.js";
 import { stoppingMessage, watchRunInterrupts } from "./commands/run-interrupts.js";
 import {
   addExportCommand,
@@ -75,6 +75,21 @@ function buildProgram(version: string): Command {
         "--coordination-mode <mode>",
         "voting (default) or decomposition (one subtask per agent; the parts are integrated)",
       ).choices(["voting", "decomposition"]),
+    )
+    .option(
+      "--max-calls <n>",
+      "the most model requests the run may send, failed ones and retries included; then the best answer so far is presented (overrides budget.max_calls; default 40 per agent + 10)",
+      positiveInteger("--max-calls"),
+    )
+    .option(
+      "--max-tokens <n>",
+      "the most tokens (input + output) the run may use (overrides budget.max_tokens)",
+      positiveInteger("--max-tokens"),
+    )
+    .option(
+      "--max-cost <usd>",
+      "the most USD the run may spend, by the price table (overrides budget.max_cost_usd)",
+      positiveNumber("--max-cost", "USD, e.g. 0.5"),
     )
     .option("--no-display", "no live display: plain progress lines on stderr, the answer on stdout")
     .option("--no-logs", "write no run logs")
@@ -185,7 +200,9 @@ Examples:
 
 A one-word question that looks like a command (coord exprt) is refused, never sent to the team:
 add punctuation to ask it (coord "export?").
-Exit codes: 0 success, 1 configuration or usage error, 2 every agent failed, 3 timeout, 4 interrupted.
+Exit codes: 0 an answer (also when degraded: agents removed, the budget or the timeout reached;
+stderr says why), 1 configuration or usage error, 2 no answer was ever accepted (every agent failed),
+3 timeout without an answer, 4 interrupted. Every run is bounded by its budget (docs/config.md).
 API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
     )
     .action(
@@ -244,6 +261,9 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           quick: options.quick as boolean | undefined,
           coordinationMode: options.coordinationMode as string | undefined,
           personas: options.personas as string | undefined,
+          maxCalls: options.maxCalls as number | undefined,
+          maxTokens: options.maxTokens as number | undefined,
+          maxCostUsd: options.maxCost as number | undefined,
           display: options.display !== false,
           logs: options.logs !== false,
           debug: options.debug === true,

@@ -45,12 +45,15 @@ export function durationSeconds(flag: string, min: number): (value: string) => n
   );
 }
 
-/** Parses a finite number > 0 (`0.5`, `2`); otherwise `<flag> must be a number > 0`. */
-export function positiveNumber(flag: string): (value: string) => number {
+/**
+ * Parses a finite number > 0 (`0.5`, `2`); otherwise `<flag> must be a number > 0 (<note>)`.
+ * @param note what the number means, for the message; default `1 is real time` (`--speed`).
+ */
+export function positiveNumber(flag: string, note = "1 is real time"): (value: string) => number {
   return (value: string): number => {
     const number = Number(value);
     if (value.trim() === "" || !Number.isFinite(number) || number <= 0)
-      throw new InvalidArgumentError(`${flag} must be a number > 0 (1 is real time)`);
+      throw new InvalidArgumentError(`${flag} must be a number > 0 (${note})`);
     return number;
   };
 }

@@ -3,7 +3,12 @@
  * --output-format json` and `gemini --output-format json`), nothing else there. Built from the
  * run's state only (STYLE.md rule 1).
  */
-import { wallTimeMs, type RunState } from "../session/index.js";
+import {
+  limitsReachedJson,
+  type LimitReachedJson,
+  type RunState,
+  wallTimeMs,
+} from "../session/index.js";
 
 /** The JSON result of one run (docs/scripting.md "The JSON result of a run"). */
 export interface RunResultJson {
@@ -14,8 +19,16 @@ export interface RunResultJson {
   question: string;
   /** The final answer; null when the run ended without one. */
   answer: string | null;
-  /** Why the run failed, when it did (one line per agent error, or the run's error). */
+  /** Why the run failed, when it did: the run's error, with advice that fits the cause. */
   error: string | null;
+  /**
+   * Why the answer (or the failure) is degraded, one line per reason: agents removed and what
+   * their model did, a budget limit, the orchestrator timeout. Empty for a clean run; a run with
+   * an answer keeps status `completed` and exit code 0.
+   */
+  degraded: string[];
+  /** Budget limits reached: `scope` run (it ended the run) or agent (`agent_id` removed). */
+  limits_reached: LimitReachedJson[];
   /** The coordination mode: voting, decomposition, single, quick. */
   mode: string | null;
   /** The winning agent's real id and its answer label, with how it was chosen. */
@@ -29,14 +42,21 @@ export interface RunResultJson {
     status: string;
     answers: number;
     error: string | null;
+    /** What failed: `provider`, `protocol` (the model misbehaved), `budget` or `context`. */
+    error_cause: string | null;
   }[];
-  /** Tokens, model calls and cost of the whole run (USD; `cost_complete` false when a model has no price). */
+  /**
+   * Tokens, model calls and cost of the whole run (USD; `cost_complete` false when a model has no
+   * price). `model_calls` is every request sent, failed ones and retries included;
+   * `failed_model_calls` how many of them failed.
+   */
   usage: {
     input_tokens: number;
     output_tokens: number;
     reasoning_tokens: number;
     cached_input_tokens: number;
     model_calls: number;
+    failed_model_calls: number;
   };
   cost_usd: number;
   cost_complete: boolean;
@@ -60,6 +80,8 @@ export function runResultJson(
     question: state.question,
     answer: reason === "completed" ? state.finalAnswer : null,
     error: context.error ?? null,
+    degraded: [...state.degraded],
+    limits_reached: limitsReachedJson(state),
     mode: state.mode,
     winner: state.winner && {
       agent_id: state.winner.agentId,
@@ -80,6 +102,7 @@ export function runResultJson(
       status: agent.status,
       answers: agent.answerCount,
       error: agent.lastError?.message ?? null,
+      error_cause: agent.lastError ? (agent.lastError.cause ?? "provider") : null,
     })),
     usage: {
       input_tokens: usage.inputTokens,
@@ -87,6 +110,7 @@ export function runResultJson(
       reasoning_tokens: usage.reasoningTokens,
       cached_input_tokens: usage.cachedInputTokens,
       model_calls: usage.modelCalls,
+      failed_model_calls: usage.failedCalls,
     },
     cost_usd: usage.pricedCostUsd,
     cost_complete: usage.unpricedCalls === 0,

@@ -20,7 +20,7 @@ import {
 } from "../runner/index.js";
 import { latestPersonas, type RunState } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
-import { oneLine, traceSubscriber } from "../ui/plain/index.js";
+import { failureLine, oneLine, traceSubscriber } from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
 import type { Tracing } from "../tracing/index.js";
 import { openCommandTracing } from "./command-tracing.js";
@@ -256,7 +256,7 @@ async function finish(
       exitCode: EXIT_CODE_FOR_RUN_END[reason],
       logDir,
       sessionId: context.sessionId,
-      ...(answered ? {} : { error: failureMessage(state) }),
+      ...(answered ? {} : { error: failureLine(state) }),
     });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return EXIT_CODE_FOR_RUN_END[reason];
@@ -269,7 +269,12 @@ async function finish(
     }
     if (flags.outputFile) answerFile = await writeAnswer(io.cwd, flags.outputFile, state);
   } else {
-    io.stderr.write(`coord: ${failureMessage(state)}\n`);
+    io.stderr.write(`coord: ${failureLine(state)}\n`);
+  }
+  // The trace lines (plain) and --automation already said why the run is degraded; the live
+  // views were erased: say it once more below them.
+  if (display.kind === "ink" || display.kind === "live-status") {
+    for (const reason of state.degraded) io.stderr.write(`Degraded: ${oneLine(reason)}\n`);
   }
   if (display.automationEnd) {
     for (const line of context.extra.automation) io.stdout.write(`${line}\n`);
@@ -301,21 +306,4 @@ async function writeAnswer(cwd: string, file: string, state: RunState): Promise<
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${state.finalAnswer}\n`);
   return path;
-}
-
-function failureMessage(state: RunState): string {
-  switch (state.endReason) {
-    case "interrupted":
-      return "interrupted; partial work is in the run log";
-    case "timeout":
-      return `${state.error ?? "timed out"} (raise timeout_settings.orchestrator_timeout_seconds)`;
-    default: {
-      const errors = state.agents
-        .filter((agent) => agent.lastError)
-        .map((agent) => `${agent.id}: ${oneLine(agent.lastError!.message, 200)}`);
-      // Not a provider failure (e.g. every decomposition agent stopped without an answer).
-      if (errors.length === 0 && state.error !== null) return oneLine(state.error, 300);
-      return `every agent failed${errors.length > 0 ? ` — ${errors.join("; ")}` : ""}`;
-    }
-  }
 }

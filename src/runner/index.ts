@@ -16,6 +16,7 @@ export {
   runLogOptions,
 } from "./prepare-run.js";
 export { chooseMode, type ModeChoice, type RunFlags } from "./resolve-run.js";
+export { type BudgetFlags, runBudgetOf, withBudgetFlags } from "./run-budget.js";
 export {
   defaultLogRoot,
   type RunHandle,

@@ -2,13 +2,14 @@
  * From flags to a run ready to start, the one sequence every entry point shares (the single
  * question, the chat, `coord serve`, `logs analyze --mode self`): the environment (with
  * `~/.config/coord/.env` under it), the config (quick setup, `--config`, or discovery), the
- * working-directory context, the coordination mode and the agents that take part; then the run
- * log's options. Spec sections 1 and 4.1; COORDINATION.md "Other modes".
+ * working-directory context, the run budget flags, the coordination mode and the agents that
+ * take part; then the run log's options. Spec sections 1 and 4.1; COORDINATION.md "Other modes".
  */
 import type { Config } from "../config/index.js";
 import type { EngineModeName } from "../engine/index.js";
 import { withCwdContext, type CwdContext } from "./cwd-context.js";
 import { chooseMode, resolveConfig, type RunFlags, withPersonasFlag } from "./resolve-run.js";
+import { withBudgetFlags } from "./run-budget.js";
 import { defaultLogRoot, type RunLogOptions } from "./start-run.js";
 
 /** Environment variables, as `process.env`. */
@@ -63,7 +64,7 @@ export async function prepareRun(
     env = await loadEnvFiles({ home: context.home, env: context.env });
   }
   const resolved = await resolveConfig(flags, { cwd: context.cwd, home: context.home, env });
-  const baseConfig = withPersonasFlag(resolved.config, flags.personas);
+  const baseConfig = withBudgetFlags(withPersonasFlag(resolved.config, flags.personas), flags);
   const config = withCwdContext(baseConfig, flags.cwdContext ?? "off", context.cwd);
   return {
     env,

@@ -6,9 +6,10 @@
 import type { Config } from "../config/index.js";
 import type { EngineModeName } from "../engine/index.js";
 import { ConfigError } from "../errors.js";
+import type { BudgetFlags } from "./run-budget.js";
 
 /** The flags of `coord [OPTIONS] "<question>"` this module reads. */
-export interface RunFlags {
+export interface RunFlags extends BudgetFlags {
   config?: string | undefined;
   backend?: string | undefined;
   model?: string | undefined;

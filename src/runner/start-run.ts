@@ -32,6 +32,7 @@ import {
 } from "../session/index.js";
 import type { LogWriter } from "../store/index.js";
 import type { TeamTools } from "../tools/index.js";
+import { runBudgetOf } from "./run-budget.js";
 import { openTeamTools, presenterWrites } from "./run-tools.js";
 import { redactStrings, registerConfigSecrets, registerEnvSecrets } from "../redact.js";
 
@@ -216,6 +217,7 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
     },
     ...(options.human ? { human: options.human } : {}),
     personas: personaOptions(options, backends[options.agentIndexes.length]),
+    budget: runBudgetOf(config.budget),
     orchestratorTimeoutMs: config.timeout_settings.orchestrator_timeout_seconds * 1000,
     stragglerTimeoutMs: config.timeout_settings.straggler_timeout_seconds * 1000,
     clock,

@@ -2,15 +2,17 @@
  * One chat completion: runs the team on the request (src/runner/start-run.ts) and renders the
  * finished run as an OpenAI `chat.completion` object (spec section 4.3): `content` is the final
  * answer, `reasoning_content` the run's trace lines (COORDINATION.md "Events"), `usage` the
- * run's token totals (the same figures as the run's metrics.json `totals.tokens`).
+ * run's token totals (the same figures as the run's metrics.json `totals.tokens`). A degraded run
+ * (agents removed, the budget reached, the timeout; issue 25 item 3) still answers, and says why
+ * in `coord.degraded` and in the trace's `[system] Degraded: …` lines.
  */
 import { randomBytes } from "node:crypto";
 import { relative } from "node:path";
 import { stopReasonOf } from "../engine/index.js";
 import { type RunHandle, runLogOptions, startRun } from "../runner/index.js";
-import type { RunState } from "../session/index.js";
+import { limitsReachedJson, type LimitReachedJson, type RunState } from "../session/index.js";
 import type { RunTrace } from "../tracing/index.js";
-import { oneLine, traceSubscriber } from "../ui/plain/index.js";
+import { failureLine, traceSubscriber } from "../ui/plain/index.js";
 import { ApiError } from "./api-error.js";
 import type { ChatRequest } from "./chat-request.js";
 import type { ServedTeam } from "./served-team.js";
@@ -40,6 +42,11 @@ export interface ChatCompletion {
     },
   ];
   usage: CompletionUsage;
+  /**
+   * coord's own extension, present only when the run was degraded: why, one line per reason
+   * (`run-end.degraded`), and the budget limits reached. OpenAI clients ignore it.
+   */
+  coord?: { degraded: string[]; limits_reached: LimitReachedJson[] };
 }
 
 /** Everything one completion needs from the server. */
@@ -69,6 +76,8 @@ export interface CompletionResult {
   body: ChatCompletion;
   /** The `log_…` directory relative to the server's working directory, when logging. */
   logDir: string | undefined;
+  /** Why the answer is degraded, one line per reason; empty for a clean run. */
+  degraded: readonly string[];
 }
 
 /**
@@ -160,8 +169,12 @@ export async function runChatCompletion(
         },
       ],
       usage: usageOf(state),
+      ...(state.degraded.length > 0
+        ? { coord: { degraded: [...state.degraded], limits_reached: limitsReachedJson(state) } }
+        : {}),
     },
     logDir,
+    degraded: state.degraded,
   };
 }
 
@@ -190,7 +203,7 @@ function runFailure(state: RunState, signal: AbortSignal, logDir: string | undef
       const why =
         signal.aborted && stopReasonOf(signal) === "timeout"
           ? "the run exceeded the server's request timeout (coord serve --request-timeout)"
-          : `${state.error ?? "the run timed out"} (raise timeout_settings.orchestrator_timeout_seconds in the config)`;
+          : failureLine(state, { flags: false });
       return new ApiError(504, `${why}${logs}`, { code: "run_timeout" });
     }
     case "shutdown":
@@ -201,15 +214,9 @@ function runFailure(state: RunState, signal: AbortSignal, logDir: string | undef
       });
     case "completed":
     case "failed":
-    case null: {
-      const errors = state.agents
-        .filter((agent) => agent.lastError)
-        .map((agent) => `${agent.id}: ${oneLine(agent.lastError!.message, 300)}`);
-      return new ApiError(
-        500,
-        `every agent failed${errors.length > 0 ? `: ${errors.join("; ")}` : ""}${logs}`,
-        { code: "run_failed" },
-      );
-    }
+    case null:
+      return new ApiError(500, `${failureLine(state, { flags: false })}${logs}`, {
+        code: "run_failed",
+      });
   }
 }

@@ -77,3 +77,45 @@ test("decomposition: a SUBTASK line per agent and a STOP line per stop, as they 
   output.event({ ...envelope, type: "text-start", agentId: "alice", round: 1, blockId: "b1" });
   expect(text).toBe("SUBTASK: alice: Choose the food.\nSTOP: alice blocked: no menu\n");
 });
+
+test("a degraded run: a LIMIT line when the budget is reached, a DEGRADED line per reason", () => {
+  let text = "";
+  const output = createAutomationOutput({ write: (chunk: string) => (text += chunk) });
+  const envelope = { v: 2 as const, seq: 1, time: "2026-01-01T00:00:00.000Z", runId: "r" };
+  const limit = {
+    type: "limit-reached" as const,
+    scope: "run" as const,
+    limit: "calls" as const,
+    used: 7,
+    max: 7,
+    message: "the run's budget of 7 model calls was reached (budget.max_calls)",
+  };
+  output.event({ ...envelope, ...limit });
+  output.event({
+    ...envelope,
+    ...limit,
+    agentId: "bob",
+    scope: "agent",
+    limit: "cost",
+    used: 0.5012,
+    max: 0.5,
+  });
+  const state = step(teamState(2), limit, {
+    type: "run-end",
+    reason: "completed",
+    durationMs: 1000,
+    degraded: ["the run's budget of 7 model calls was reached", "bob removed:\nno answer"],
+  });
+  output.end(state, { answerFile: "/x/final_answer.md" });
+  expect(text.split("\n")).toEqual([
+    "LIMIT: run calls 7/7",
+    "LIMIT: bob cost $0.5012/$0.5000",
+    "DEGRADED: the run's budget of 7 model calls was reached",
+    "DEGRADED: bob removed: no answer",
+    "WINNER: none",
+    "ANSWER_FILE: none",
+    "DURATION: 1.0s",
+    "COMPLETED: false",
+    "",
+  ]);
+});

@@ -9,8 +9,10 @@
  * TRACE_ID: <the run's OpenTelemetry trace id; only with --tracing / COORD_TRACING_ENABLED>
  * SUBTASK: <agent id>: <its subtask on one line>          (decomposition mode, one per agent)
  * STOP: <agent id> <complete|blocked>: <summary on one line> (decomposition mode, each stop)
+ * LIMIT: <run|agent id> <calls|tokens|cost> <used>/<max>   (a budget limit reached, as it happens)
  * PLAN_DIR: <the plan's folder>   (planning modes, each run; src/commands/plan.ts prints them)
  * PLAN_ID: <the plan's id>
+ * DEGRADED: <one reason on one line>   (one per reason the run's answer or failure is degraded)
  * WINNER: <the winning agent's id, or "none">
  * ANSWER_FILE: <final_answer.md (or the --output-file path), or "none" without an answer>
  * DURATION: <seconds with one decimal, e.g. 12.3s>
@@ -21,7 +23,7 @@
  */
 import type { CoordEvent } from "../../events/index.js";
 import { type RunState, wallTimeMs } from "../../session/index.js";
-import { oneLine } from "./trace-lines.js";
+import { limitText, oneLine } from "./trace-lines.js";
 
 /** The automation lines of one run. */
 export interface AutomationOutput {
@@ -35,9 +37,9 @@ export interface AutomationOutput {
     question: string;
     traceId?: string | undefined;
   }): void;
-  /** Prints the line an event makes, if any: SUBTASK and STOP (decomposition mode). */
+  /** Prints the line an event makes, if any: SUBTASK and STOP (decomposition mode), LIMIT. */
   event(event: CoordEvent): void;
-  /** Prints WINNER, ANSWER_FILE, DURATION and COMPLETED. */
+  /** Prints DEGRADED (one per reason), WINNER, ANSWER_FILE, DURATION and COMPLETED. */
   end(state: RunState, info: { answerFile: string | undefined }): void;
 }
 
@@ -58,11 +60,16 @@ export function createAutomationOutput(out: { write(text: string): unknown }): A
         out.write(`SUBTASK: ${event.agentId ?? event.anonId}: ${oneLine(event.subtask)}\n`);
       if (event.type === "stop")
         out.write(`STOP: ${event.agentId ?? "?"} ${event.status}: ${oneLine(event.summary)}\n`);
+      if (event.type === "limit-reached")
+        out.write(
+          `LIMIT: ${event.scope === "run" ? "run" : (event.agentId ?? "?")} ${limitText(event)}\n`,
+        );
     },
     end(state, { answerFile }) {
       const completed = state.endReason === "completed" && state.finalAnswer !== null;
       out.write(
         [
+          ...state.degraded.map((reason) => `DEGRADED: ${oneLine(reason)}`),
           `WINNER: ${state.winner?.agentId ?? "none"}`,
           `ANSWER_FILE: ${completed ? (answerFile ?? "none") : "none"}`,
           `DURATION: ${(wallTimeMs(state) / 1000).toFixed(1)}s`,

@@ -4,11 +4,14 @@
  * (from <voter_id>: <reason>)` (COORDINATION.md "Events", spec section 4.3 `reasoning_content`).
  * Streamed text and reasoning are joined per block into one line, written when the block ends
  * (`text-end`, `reasoning-end`), not one line per token; retries and warnings get a line each
- * (a warning once per run).
+ * (a warning once per run). A budget limit reached gets a line, and a degraded run's reasons
+ * follow its `run-end` line (`[system] Degraded: …`). A loop's identical lines are shown once and
+ * then counted (`./repeat-collapser.ts`).
  *
  * Used by `--no-display` progress on stderr and by the HTTP server's `reasoning_content`.
  */
 import type { CoordEvent, EventOf } from "../../events/index.js";
+import { createRepeatCollapser } from "./repeat-collapser.js";
 
 /** Collapses whitespace runs (newlines included) so an entry stays on one line. */
 export function oneLine(text: string, maxLength = Infinity): string {
@@ -30,10 +33,26 @@ export interface TraceFormatterOptions {
   includeText?: boolean;
   /** Cap on one joined text line (characters). Default no cap. */
   maxTextLength?: number;
+  /**
+   * Show a line identical to one of the last few shown once, then a count
+   * (`[system] … repeated 57 more times: …`). Default true.
+   */
+  collapseRepeats?: boolean;
 }
 
 /** Creates a formatter for one run. */
 export function createTraceFormatter(options: TraceFormatterOptions = {}): TraceFormatter {
+  const formatter = createLineFormatter(options);
+  if (options.collapseRepeats === false) return formatter;
+  const repeats = createRepeatCollapser();
+  return {
+    push: (event) => repeats.push(formatter.push(event)),
+    flush: () => [...repeats.push(formatter.flush()), ...repeats.flush()],
+  };
+}
+
+/** {@link createTraceFormatter} without the collapsing of repeated lines. */
+function createLineFormatter(options: TraceFormatterOptions): TraceFormatter {
   const includeText = options.includeText ?? true;
   const maxTextLength = options.maxTextLength ?? Infinity;
   // Open text and reasoning blocks by block id, in the order they opened.
@@ -122,10 +141,12 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         ];
       case "agent-error":
         return [
-          `[orchestrator] ${event.agentId} error${event.status !== undefined ? ` ${event.status}` : ""}: ${oneLine(event.message)}${event.fatal ? " (removed from the team)" : ""}`,
+          `[orchestrator] ${event.agentId} error${event.status !== undefined ? ` ${event.status}` : ""}${causeText(event.cause)}: ${oneLine(event.message)}${event.fatal ? " (removed from the team)" : ""}`,
         ];
       case "straggler-cut":
         return [`[orchestrator] ${event.agentId} cut: ${oneLine(event.message)}`];
+      case "limit-reached":
+        return [`[orchestrator] Limit reached: ${oneLine(event.message)}`];
       case "retry":
         return [retryLine(event)];
       case "warning": {
@@ -178,7 +199,8 @@ export function createTraceFormatter(options: TraceFormatterOptions = {}): Trace
         return [`[orchestrator] Winner: ${event.agentId} (${event.label}; ${winnerBasis(event)})`];
       case "run-end":
         return [
-          `[system] Run ${event.reason} in ${(event.durationMs / 1000).toFixed(1)} s${event.error ? `: ${event.error}` : ""}`,
+          `[system] Run ${event.reason}${event.degraded?.length ? " (degraded)" : ""} in ${(event.durationMs / 1000).toFixed(1)} s${event.error ? `: ${event.error}` : ""}`,
+          ...(event.degraded ?? []).map((reason) => `[system] Degraded: ${oneLine(reason)}`),
         ];
       case "text-start":
       case "text-delta":
@@ -259,10 +281,34 @@ function winnerBasis(event: EventOf<"winner">): string {
       return "orchestrator timeout, best so far";
     case "quick":
       return "presenter in quick mode";
+    case "partial":
+      return `coordination did not complete: chosen from the answers in hand${event.votes > 0 ? ` by ${event.votes} vote${event.votes === 1 ? "" : "s"}` : ""}`;
     case "single":
     case "decomposition":
       return event.basis;
   }
+}
+
+/** ` (the model misbehaved)` after an agent error, by its cause; nothing for a provider's. */
+function causeText(cause: EventOf<"agent-error">["cause"]): string {
+  switch (cause) {
+    case "protocol":
+      return " (the model misbehaved)";
+    case "budget":
+      return " (budget)";
+    case "context":
+      return " (context window)";
+    case "provider":
+    case undefined:
+      return "";
+  }
+}
+
+/** `calls 40/40`, `tokens 200512/200000`, `cost $0.5100/$0.5000` (no separators: parseable). */
+export function limitText(event: Pick<EventOf<"limit-reached">, "limit" | "used" | "max">): string {
+  const amount = (value: number) =>
+    event.limit === "cost" ? `$${value.toFixed(4)}` : String(Math.round(value));
+  return `${event.limit} ${amount(event.used)}/${amount(event.max)}`;
 }
 
 /** All trace lines of a finished run, joined with newlines. */
