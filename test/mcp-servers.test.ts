@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { McpServerConfig } from "../src/config/index.js";
 import { startMcpServers, type McpTools } from "../src/tools/mcp-servers.js";
+import { ToolError } from "../src/tools/path-policy.js";
 import type { ToolCallContext, ToolNotice } from "../src/tools/tool.js";
 import { REPO_ROOT } from "./support/cli.js";
 import { startMcpHttpServer, type McpHttpServer } from "./support/mcp-test-server.js";
@@ -78,6 +79,7 @@ describe("MCP servers as tools", () => {
       "mcp__geo__env",
       "mcp__geo__exit",
       "mcp__geo__fail",
+      "mcp__geo__hang",
       "mcp__geo__lookup_capital",
     ]);
     expect(tool(tools, "mcp__geo__lookup_capital").spec.inputSchema).toMatchObject({
@@ -113,6 +115,43 @@ describe("MCP servers as tools", () => {
       await tool(tools, "mcp__remote__lookup_capital").execute({ country: "Kenya" }, context),
     ).toBe("The capital of Kenya is Nairobi.");
     expect(http.headers.some((headers) => headers.authorization === "Bearer t-123")).toBe(true);
+  });
+
+  test("a tool call that hangs ends at tool_timeout_seconds as a tool error; the server still serves", async () => {
+    http = await startMcpHttpServer();
+    const remote: McpServerConfig = {
+      name: "remote",
+      type: "streamable-http",
+      url: http.url,
+      args: [],
+      env: {},
+      headers: {},
+      tool_timeout_seconds: 0.3,
+    };
+    const [{ tools: overHttp }, { tools: overStdio }] = await Promise.all([
+      start([remote]),
+      start([stdio("geo", { tool_timeout_seconds: 0.3 })]),
+    ]);
+    for (const [tools, name, server] of [
+      [overHttp, "mcp__remote__hang", "remote"],
+      [overStdio, "mcp__geo__hang", "geo"],
+    ] as const) {
+      const started = performance.now();
+      const error = await tool(tools, name)
+        .execute({}, context)
+        .then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+      expect(error).toBeInstanceOf(ToolError);
+      expect((error as Error).message).toBe(
+        `hang (MCP server ${server}) did not answer within 0.3 s (tool_timeout_seconds); the call was cancelled. Try other input, or another way.`,
+      );
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(await tool(tools, name.replace("hang", "add")).execute({ a: 1, b: 2 }, context)).toBe(
+        "3",
+      );
+    }
   });
 
   test("allowed_tools and exclude_tools, on the server and on the backend", async () => {

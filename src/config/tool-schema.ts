@@ -4,6 +4,7 @@
  * snapshot folders on `orchestrator`. Keys and shapes are MassGen's, so its configs load.
  */
 import { z } from "zod";
+import { MAX_TIMER_SECONDS } from "../clock.js";
 
 /** Tool-name filters shared by a backend and each of its MCP servers. */
 const toolFilters = {
@@ -41,6 +42,14 @@ const McpServerFields = z.object({
     .record(z.string(), z.string())
     .default({})
     .describe("`streamable-http`: HTTP headers (`${VAR}` expands when the server starts)."),
+  tool_timeout_seconds: z
+    .number()
+    .positive()
+    .max(MAX_TIMER_SECONDS)
+    .optional()
+    .describe(
+      "Longest one call of a tool of this server may take (s), progress or not; then the call is cancelled and the model gets a tool error. Default 120.",
+    ),
   ...toolFilters,
 });
 

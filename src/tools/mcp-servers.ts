@@ -6,7 +6,9 @@
  *
  * `${VAR}` (and MassGen's `${cwd}`, the agent's workspace) inside an entry expands when the server
  * starts: a missing variable fails that server only. A server that fails to start, or dies later,
- * is reported as a notice (a `warning` event) and the run goes on without it. {@link McpTools.close}
+ * is reported as a notice (a `warning` event) and the run goes on without it. Each tool call is
+ * bounded by the server's `tool_timeout_seconds` (default {@link MCP_CALL_TIMEOUT_MS}): a call
+ * that hangs is cancelled and becomes a tool error the model sees. {@link McpTools.close}
  * closes every server (at run end).
  */
 import { isAbsolute, resolve } from "node:path";
@@ -17,14 +19,18 @@ import {
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { expandEnv, formatKeyPath, type KeyPath, type McpServerConfig } from "../config/index.js";
 import { ToolError } from "./path-policy.js";
 import type { LocalTool, ToolNotice } from "./tool.js";
 
 /** How long a server may take to start and list its tools (ms). */
 export const MCP_START_TIMEOUT_MS = 30_000;
-/** How long one tool call may take without progress (ms). */
-export const MCP_CALL_TIMEOUT_MS = 300_000;
+/**
+ * How long one tool call may take (ms), progress or not, unless the server's
+ * `tool_timeout_seconds` says otherwise: then it is cancelled and the model gets a tool error.
+ */
+export const MCP_CALL_TIMEOUT_MS = 120_000;
 /** Longest tool name the providers accept. */
 const MAX_TOOL_NAME = 64;
 
@@ -183,6 +189,10 @@ async function startOne(
     return fail(`${(error as Error).message}${lastWords()}`);
   }
 
+  const callTimeoutMs =
+    raw.tool_timeout_seconds === undefined
+      ? MCP_CALL_TIMEOUT_MS
+      : Math.round(raw.tool_timeout_seconds * 1000);
   const tools = listed
     .filter((tool) => keepTool(name, tool.name, raw, options))
     .map((tool): LocalTool => ({
@@ -195,14 +205,23 @@ async function startOne(
         if (stopped !== undefined) {
           throw new ToolError(`MCP server ${name} is not running: ${stopped}.`);
         }
-        const result = await client.callTool(
-          {
-            name: tool.name,
-            arguments: (input ?? {}) as Record<string, unknown>,
-          },
-          undefined,
-          { signal: context.signal, timeout: MCP_CALL_TIMEOUT_MS, resetTimeoutOnProgress: true },
-        );
+        const result = await client
+          .callTool(
+            {
+              name: tool.name,
+              arguments: (input ?? {}) as Record<string, unknown>,
+            },
+            undefined,
+            { signal: context.signal, timeout: callTimeoutMs, maxTotalTimeout: callTimeoutMs },
+          )
+          .catch((error: unknown) => {
+            if (error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout)) {
+              throw new ToolError(
+                `${tool.name} (MCP server ${name}) did not answer within ${callTimeoutMs / 1000} s (tool_timeout_seconds); the call was cancelled. Try other input, or another way.`,
+              );
+            }
+            throw error;
+          });
         const text = resultText(result);
         if (result.isError === true) throw new ToolError(text || `${tool.name} failed`);
         return text;

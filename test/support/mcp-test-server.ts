@@ -1,7 +1,8 @@
 /**
  * A real MCP server written with the official SDK, for tests of coord's MCP client: tools
  * `lookup_capital {country}` (a small table), `add {a, b}`, `fail {}` (an error result), `env {name}`
- * (reads an environment variable) and `exit {}` (the process dies mid-run).
+ * (reads an environment variable), `hang {}` (never answers) and `exit {}` (the process dies
+ * mid-run).
  *
  * - `node dist/test/support/mcp-test-server.js` serves over stdio; `--crash-at-start` exits at
  *   once with a message on stderr (a server that fails to start).
@@ -52,6 +53,11 @@ export function createTestMcpServer(): McpServer {
     "env",
     { description: "An environment variable's value.", inputSchema: { name: z.string() } },
     ({ name }) => ({ content: [{ type: "text", text: process.env[name] ?? "(unset)" }] }),
+  );
+  server.registerTool(
+    "hang",
+    { description: "Never answers (a tool call that hangs)." },
+    () => new Promise<never>(() => undefined),
   );
   server.registerTool("exit", { description: "Stops the server process." }, () => {
     setTimeout(() => process.exit(7), 10);
