@@ -44,7 +44,8 @@ export function chatCompletionEvents(
   for (const piece of splitWords(reply.reasoning ?? "")) {
     events.push(chunk({ reasoning_content: piece }));
   }
-  for (const piece of splitWords(reply.text ?? "")) events.push(chunk({ content: piece }));
+  for (const piece of reply.textChunks ?? splitWords(reply.text ?? ""))
+    events.push(chunk({ content: piece }));
   if (reply.streamError) {
     events.push({ data: { error: openAIErrorBody(500, reply.streamError).error } });
     return events;

@@ -65,6 +65,8 @@ export interface FakeReply {
   reasoning?: string;
   /** Assistant text, streamed a word at a time. */
   text?: string;
+  /** Chat Completions: stream the text as exactly these deltas (set `text` to their join too). */
+  textChunks?: string[];
   /** Tool calls streamed after the text. */
   toolCalls?: FakeToolCall[];
   usage?: FakeUsage;
