@@ -173,6 +173,51 @@ export const TracingConfig = z.object({
 });
 export type TracingConfig = z.infer<typeof TracingConfig>;
 
+/**
+ * The most one run (or one agent in it) may spend (`budget`, `budget.per_agent`; `--max-calls`,
+ * `--max-tokens`, `--max-cost`). Reaching a run limit ends coordination the way the orchestrator
+ * timeout does (the best answer so far is presented); reaching an agent's removes that agent.
+ */
+function budgetLimits(scope: "run" | "agent") {
+  const whole = scope === "run" ? "the whole run" : "one agent";
+  return {
+    max_calls: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        scope === "run"
+          ? "Most model requests the whole run may send, failed ones and retries included (`--max-calls`); then the best answer so far is presented. Default: 40 per agent + 10 (130 for a team of three), so every run is bounded."
+          : "Most model requests one agent may send in its rounds, failed ones and retries included; then the agent is removed. Default: 40.",
+      ),
+    max_tokens: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        `Most tokens (input + output, summed over every request) ${whole} may use${scope === "run" ? " (`--max-tokens`)" : ""}. Default: no limit.`,
+      ),
+    max_cost_usd: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        `Most USD ${whole} may spend, from the price table (calls whose model has no price count 0)${scope === "run" ? " (`--max-cost`)" : ""}. Default: no limit.`,
+      ),
+  };
+}
+
+export const BudgetConfig = z.object({
+  ...budgetLimits("run"),
+  per_agent: z
+    .object(budgetLimits("agent"))
+    .prefault({})
+    .describe("The same limits for each agent on its own: an agent over its limit is removed."),
+});
+export type BudgetConfig = z.infer<typeof BudgetConfig>;
+
 /** The whole YAML configuration file. */
 export const ConfigSchema = z.object({
   agents: z.array(AgentConfig).min(1).describe("The team, in order; `agent<N>` is the N-th."),
@@ -180,6 +225,9 @@ export const ConfigSchema = z.object({
     "How the team coordinates.",
   ),
   timeout_settings: TimeoutSettings.default(TimeoutSettings.parse({})).describe("Time limits."),
+  budget: BudgetConfig.prefault({}).describe(
+    'The most model requests, tokens and USD one run may spend (docs/coordination.md "Budget").',
+  ),
   ui: UiConfig.default(UiConfig.parse({})).describe("Display and logging."),
   tracing: TracingConfig.default(TracingConfig.parse({})).describe(
     "What traces carry when tracing is on (docs/tracing.md).",
