@@ -138,12 +138,12 @@ export const TimeoutSettings = z.object({
   first_byte_timeout_seconds: seconds()
     .default(120)
     .describe(
-      "Hosted providers: longest wait for the response to a request to begin (s); then it is retried like a timeout.",
+      "Hosted providers: longest wait for the response to a request to begin (s); then it is retried like a timeout, and after the retries the call fails. Not applied to a server on this machine or network (LM Studio, Ollama, vLLM…), which may load a model first: `request_timeout_seconds` bounds that wait.",
     ),
   stream_idle_timeout_seconds: seconds()
     .default(120)
     .describe(
-      "Hosted providers: longest silence in a response stream (s); then it is retried like a timeout. Raise it for reasoning models that think silently for long.",
+      "Every provider over HTTP, local servers included once their response began: longest silence in a response stream (s); then it is retried like a timeout, and after the retries the call fails. Raise it for reasoning models that think silently for long.",
     ),
   straggler_timeout_seconds: seconds()
     .default(60)
