@@ -14,7 +14,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parseConfigText } from "../src/config/index.js";
 import { commandTool, type CommandToolOptions } from "../src/tools/command-tool.js";
+import { createTeamTools } from "../src/tools/team-tools.js";
 import type { RootSpec } from "../src/tools/path-policy.js";
 
 /** bwrap is installed on CI (.ci/run); elsewhere these tests say why they are skipped. */
@@ -125,6 +127,57 @@ describe.skipIf(!HAS_BWRAP)("execute_command in bubblewrap (bwrap is not install
     ]) {
       expect(result.text).not.toContain(secret);
     }
+  });
+
+  test("as for the file tools: the other agents' workspaces and coord's run logs are hidden, a read context path is read-only", async () => {
+    const cwd = await outsideTmp("coord-team-");
+    await mkdir(join(cwd, "docs"));
+    await writeFile(join(cwd, "docs", "guide.md"), "the guide\n");
+    await mkdir(join(cwd, "agent_outputs"));
+    await writeFile(join(cwd, "agent_outputs", "events.jsonl"), "who wrote what\n");
+    const { config } = parseConfigText(
+      `
+orchestrator:
+  context_paths: [{ path: docs, permission: read }]
+agents:
+  - { id: maker, backend: { type: scripted, cwd: ws_maker, enable_mcp_command_line: true } }
+  - { id: other, backend: { type: scripted, cwd: ws_other } }
+`,
+      { env: {} },
+    );
+    const team = await createTeamTools({
+      config,
+      agentIndexes: [0, 1],
+      cwd,
+      env: { PATH: process.env.PATH },
+      runName: "run_s",
+      hidden: [join(cwd, "agent_outputs")],
+    });
+    const run = join(cwd, ".coord", "workspaces", "run_s");
+    await writeFile(join(run, "ws_other", "draft.md"), "other's draft\n");
+    const command = team.agents[0]!.tools.find((tool) => tool.spec.name === "execute_command")!;
+    let output: string;
+    try {
+      output = await command.execute(
+        {
+          command:
+            `cat docs/guide.md; cat ${run}/ws_other/draft.md; cat agent_outputs/events.jsonl; echo x > docs/new.md; echo mine > ${run}/ws_maker/mine.txt`.replace(
+              /(docs|agent_outputs)\//g,
+              `${cwd}/$1/`,
+            ),
+        },
+        { agentId: "maker", presenting: false, signal: new AbortController().signal },
+      );
+    } catch (error) {
+      output = (error as Error).message;
+    }
+    await team.close();
+    expect(output).toContain("the guide");
+    expect(output).not.toContain("other's draft");
+    expect(output).not.toContain("who wrote what");
+    expect(output).toContain("Read-only file system");
+    expect(existsSync(join(cwd, "docs", "new.md"))).toBe(false);
+    expect(await readFile(join(run, "ws_maker", "mine.txt"), "utf8")).toBe("mine\n");
   });
 
   describe("the network", () => {
