@@ -2,10 +2,15 @@
  * The read-only file tools that look at many files (docs/tools.md "File tools"): `list_directory`,
  * `find_files` (glob, through tinyglobby) and `search_files` (a regular expression over file
  * contents). Searches never follow symbolic links and skip the places the agent may not read.
+ * `search_files` uses RE2 syntax through `re2js`, which matches in time linear in the text: no
+ * pattern (`(a+)+$`) can stall coord. Files are read as ../regular-file.ts: special files are
+ * skipped, never opened for a blocking read, and at most {@link MAX_SEARCHED_BYTES} is read.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { RE2JS } from "re2js";
 import { glob } from "tinyglobby";
+import { fileKind, readResolvedFile } from "../regular-file.js";
 import { isInside, type PathPolicy, ToolError } from "./path-policy.js";
 import type { LocalTool } from "./tool.js";
 import { optionalString, requiredString } from "./tool-input.js";
@@ -14,7 +19,7 @@ import { optionalString, requiredString } from "./tool-input.js";
 export const MAX_LISTED = 500;
 export const MAX_MATCHES = 200;
 /** Files larger than this are not searched (bytes). */
-const MAX_SEARCHED_BYTES = 1_000_000;
+export const MAX_SEARCHED_BYTES = 1_000_000;
 
 const FOLDER_DESCRIPTION =
   "The folder: relative to your workspace (or the first folder you were given), or absolute; default that first folder.";
@@ -119,11 +124,10 @@ function listDirectoryTool(policy: PathPolicy): LocalTool {
         if (entry.isDirectory()) lines.push(`${entry.name}/`);
         else if (entry.isSymbolicLink()) lines.push(`${entry.name} (symbolic link)`);
         else {
-          const size = await stat(path).then(
-            (info) => info.size,
-            () => undefined,
-          );
-          lines.push(size === undefined ? entry.name : `${entry.name} (${size} bytes)`);
+          const info = await stat(path).catch(() => undefined);
+          if (info === undefined) lines.push(entry.name);
+          else if (info.isFile()) lines.push(`${entry.name} (${info.size} bytes)`);
+          else lines.push(`${entry.name} (${fileKind(info)})`);
         }
       }
       if (entries.length > MAX_LISTED) lines.push(`… and ${entries.length - MAX_LISTED} more`);
@@ -164,6 +168,20 @@ function findFilesTool(policy: PathPolicy): LocalTool {
   };
 }
 
+/**
+ * Compiles a `search_files` pattern with RE2 (linear-time matching).
+ * @throws ToolError when RE2 cannot compile it (a backreference, lookaround, a syntax error).
+ */
+function compilePattern(tool: string, source: string): RE2JS {
+  try {
+    return RE2JS.compile(source);
+  } catch (error) {
+    throw new ToolError(
+      `${tool}: the pattern is not a regular expression in RE2 syntax (${(error as Error).message}); search_files uses RE2, which has no backreferences (\\1) or lookaround ((?=…), (?<=…)) and matches in linear time`,
+    );
+  }
+}
+
 function searchFilesTool(policy: PathPolicy): LocalTool {
   const name = "search_files";
   return {
@@ -174,7 +192,11 @@ function searchFilesTool(policy: PathPolicy): LocalTool {
       inputSchema: {
         type: "object",
         properties: {
-          pattern: { type: "string", description: "A JavaScript regular expression." },
+          pattern: {
+            type: "string",
+            description:
+              "A regular expression in RE2 syntax (as in Go or ripgrep: no backreferences or lookaround).",
+          },
           path: { type: "string", description: SEARCH_FOLDER_DESCRIPTION },
           glob: {
             type: "string",
@@ -187,12 +209,7 @@ function searchFilesTool(policy: PathPolicy): LocalTool {
     },
     async execute(input, context) {
       const source = requiredString(name, input, "pattern");
-      let regex: RegExp;
-      try {
-        regex = new RegExp(source);
-      } catch (error) {
-        throw new ToolError(`${name}: not a regular expression: ${(error as Error).message}`);
-      }
+      const regex = compilePattern(name, source);
       const filter = optionalString(name, input, "glob") ?? "**/*";
       checkPattern(name, filter);
       const folders = await searchFolders(policy, name, input, context.presenting);
@@ -206,7 +223,14 @@ function searchFilesTool(policy: PathPolicy): LocalTool {
         // A link found inside the folder is read only if the policy allows its target.
         const real = await policy.resolve(path, "read", context.presenting).catch(() => undefined);
         if (real === undefined) continue;
-        const bytes = await readFile(real);
+        // Read as a regular file only, and never more than the limit (the file may have changed).
+        const read = await readResolvedFile(real, {
+          maxBytes: MAX_SEARCHED_BYTES,
+          signal: context.signal,
+        }).catch(() => undefined);
+        context.signal.throwIfAborted();
+        if (read === undefined || read.truncated) continue;
+        const bytes = read.bytes;
         if (bytes.subarray(0, 8192).includes(0)) continue;
         for (const [index, line] of bytes.toString("utf8").split("\n").entries()) {
           if (!regex.test(line)) continue;
