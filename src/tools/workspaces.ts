@@ -12,10 +12,13 @@
  *   refreshed before each of its model calls and removed at the end of the run.
  *
  * All copying runs in one queue, in the order it was asked for: a snapshot asked for when an
- * answer is accepted is complete before any later view refresh reads it.
+ * answer is accepted is complete before any later view refresh reads it. Copies go through
+ * `./snapshot-copy.ts`: FIFOs, sockets and devices are skipped, sparse files stay sparse, files
+ * over its limits are skipped, and each skip is a notice naming the files.
  */
-import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { basename, join, normalize, relative, resolve } from "node:path";
+import { copyTree, describeSkipped } from "./snapshot-copy.js";
 import { childPath } from "../safe-name.js";
 import type { SnapshotReport, ToolNotice, WorkspaceHooks } from "./tool.js";
 
@@ -117,8 +120,16 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
     if (agent.workspaceName !== undefined) {
       const path = childPath(root, workspaceFolderName(agent.workspaceName));
       await mkdir(path, { recursive: true });
-      if (options.seed !== undefined)
-        await cp(options.seed, path, { recursive: true, verbatimSymlinks: true });
+      if (options.seed !== undefined) {
+        const skipped = await copyTree(options.seed, path);
+        if (skipped.length > 0) {
+          options.notify({
+            agentId: agent.id,
+            source: "workspace",
+            message: `copying ${options.seed} into ${path}: ${describeSkipped(skipped)}`,
+          });
+        }
+      }
       workspaces.set(agent.id, path);
     }
     await mkdir(childPath(views, agent.id), { recursive: true });
@@ -142,12 +153,19 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
       const latest = childPath(snapshots, agent.id);
       try {
         await rm(latest, { recursive: true, force: true });
-        await cp(source, latest, { recursive: true, verbatimSymlinks: true });
+        const skipped = await copyTree(source, latest);
+        if (skipped.length > 0) {
+          options.notify({
+            agentId: agent.id,
+            source: "workspace",
+            message: `snapshot ${label} of ${source}: ${describeSkipped(skipped)}`,
+          });
+        }
         generation.set(agent.id, (generation.get(agent.id) ?? 0) + 1);
         const report: SnapshotReport = { ...(await measure(latest)), workspace: source };
         if (logDir !== undefined) {
           const kept = childPath(logDir, agent.id, "snapshots", label);
-          await cp(latest, kept, { recursive: true, verbatimSymlinks: true });
+          await copyTree(latest, kept);
           report.logPath = relative(logDir, kept);
         }
         return report;
@@ -172,7 +190,7 @@ export async function createRunWorkspaces(options: RunWorkspacesOptions): Promis
         const copy = childPath(view, peer.anonId);
         try {
           await rm(copy, { recursive: true, force: true });
-          await cp(childPath(snapshots, peer.id), copy, { recursive: true, verbatimSymlinks: true });
+          await copyTree(childPath(snapshots, peer.id), copy);
           mine.set(peer.id, current);
         } catch (error) {
           options.notify({
