@@ -6,7 +6,8 @@
  * second signal stops at once). `--reload` runs the server as a child process restarted when
  * coord's code or the config file changes (src/commands/serve-reload.ts).
  */
-import { relative } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import { relative, resolve } from "node:path";
 import { ConfigError, ExitCode } from "../errors.js";
 import { defaultLogRoot } from "../runner/index.js";
 import type { ServedTeam } from "../server/index.js";
@@ -35,6 +36,12 @@ export interface ServeFlags {
   corsOrigins?: readonly string[] | undefined;
   /** False for `--no-model-routing`: without `--config`, requests may not choose a team. */
   modelRouting?: boolean | undefined;
+  /** `--teams DIR`: a folder of team configs a request names as `path:FILE`. */
+  teams?: string | undefined;
+  /** `--allow-acting-teams`: serve teams that run commands, write files or start MCP servers. */
+  allowActingTeams?: boolean | undefined;
+  /** `--max-in-flight N`: team runs at once; one more gets 503 with Retry-After. */
+  maxInFlight?: number | undefined;
 }
 
 /** Default bind address and port (spec section 8). */
@@ -99,13 +106,21 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     log(`warning: ${message}`),
   );
   const server = await import("../server/index.js");
+  const apiKey = env.COORD_SERVER_API_KEY || undefined;
+  const consent = await checkConsent(flags, settings, { cwd: io.cwd, env, apiKey });
   let team: ServedTeam | undefined;
   if (settings.config !== undefined) {
     team = await server.loadServedTeam(settings.config, { cwd: io.cwd, env });
     for (const warning of team.warnings) io.stderr.write(`coord serve: warning: ${warning}\n`);
+    const acts = server.actingReasons(team.config, team.agentIndexes);
+    if (acts.length > 0 && !consent.allowActing) {
+      throw new ConfigError(
+        `${settings.config} acts on this machine (${acts.join("; ")}): anyone who can reach the server could make it do so; to serve it anyway add --allow-acting-teams${consent.loopback ? "" : " (and set COORD_SERVER_API_KEY)"} (docs/security.md)`,
+      );
+    }
   }
   const logRoot = flags.logs ? defaultLogRoot(env, io.cwd) : undefined;
-  const apiKey = env.COORD_SERVER_API_KEY || undefined;
+  const timeouts = server.serverTimeoutsFromEnv(env);
   const shutdown = new AbortController();
   const app = server.createApp({
     team,
@@ -119,12 +134,19 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     requestTimeoutMs: flags.requestTimeout !== undefined ? flags.requestTimeout * 1000 : undefined,
     corsOrigins: flags.corsOrigins,
     modelRouting: flags.modelRouting !== false,
+    teamsDir: consent.teamsDir,
+    allowActingTeams: consent.allowActing,
+    maxInFlight: flags.maxInFlight,
     signal: shutdown.signal,
     cliArgs: io.argv,
     onLog: log,
     tracing,
   });
-  const running = await server.startServer(app, { host: settings.host, port: settings.port });
+  const running = await server.startServer(app, {
+    host: settings.host,
+    port: settings.port,
+    timeouts,
+  });
   const exposed = apiKey === undefined && !server.isLoopbackHost(settings.host);
   io.stderr.write(
     banner({
@@ -137,6 +159,7 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
       io,
       exposed,
       tracing: tracing?.destination,
+      consent,
     }),
   );
 
@@ -196,6 +219,7 @@ function banner(context: {
   tracing: string | undefined;
   /** Reachable from other machines without a key: the banner warns. */
   exposed: boolean;
+  consent: Consent;
 }): string {
   const { team, io } = context;
   const local =
@@ -212,11 +236,18 @@ function banner(context: {
       `  config:    ${team.path ?? "quick setup"} (served as model ${team.id})`,
       `  agents:    ${agents.join(", ")}; mode ${team.mode}`,
     );
+  } else if (context.consent.teamsDir !== undefined) {
+    lines.push(
+      `  teams:     ${relative(io.cwd, context.consent.teamsDir) || "."}/ (a request's model names one as path:FILE; also @examples/NAME that do not act, <backend>/<model>)`,
+    );
   } else {
     lines.push(
-      "  config:    none: each request's model names the team: @examples/NAME, path:FILE (under this directory) or <backend>/<model>",
+      "  config:    none: each request's model names the team: @examples/NAME (those that do not act) or <backend>/<model>",
     );
   }
+  lines.push(
+    `  acting:    ${context.consent.allowActing ? "allowed (--allow-acting-teams): teams may run commands, write files and start MCP servers here" : "refused: no team that runs commands, writes files or starts MCP servers (--allow-acting-teams)"}`,
+  );
   lines.push(
     `  endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (OpenAI base URL ${local}/v1)`,
     `  auth:      ${context.apiKey ? "Authorization: Bearer <COORD_SERVER_API_KEY> on /v1/*" : "none (set COORD_SERVER_API_KEY to require a key)"}`,
@@ -230,4 +261,60 @@ function banner(context: {
   }
   lines.push("Press Ctrl+C to stop.");
   return `${lines.join("\n")}\n`;
+}
+
+/** What the operator consented to, checked before anything is served. */
+interface Consent {
+  /** `--teams DIR`, absolute. */
+  teamsDir: string | undefined;
+  allowActing: boolean;
+  /** The bind host is loopback-only. */
+  loopback: boolean;
+}
+
+/**
+ * Checks `--teams`, `--allow-acting-teams` and the bind host together (docs/security.md).
+ * @throws ConfigError for `--teams` with `--config` or `--no-model-routing`, a teams folder that
+ *   is missing or inside a folder runs write, and `--allow-acting-teams` on a host other
+ *   machines can reach without COORD_SERVER_API_KEY.
+ */
+async function checkConsent(
+  flags: ServeFlags,
+  settings: ServeSettings,
+  context: {
+    cwd: string;
+    env: Readonly<Record<string, string | undefined>>;
+    apiKey: string | undefined;
+  },
+): Promise<Consent> {
+  const server = await import("../server/index.js");
+  const loopback = server.isLoopbackHost(settings.host);
+  const allowActing = flags.allowActingTeams === true;
+  if (allowActing && !loopback && context.apiKey === undefined) {
+    throw new ConfigError(
+      `--allow-acting-teams on ${settings.host} needs COORD_SERVER_API_KEY: without a key anyone who can reach the port could run commands and write files on this machine; set COORD_SERVER_API_KEY (e.g. $(openssl rand -hex 32)) or bind --host 127.0.0.1 (docs/security.md)`,
+    );
+  }
+  if (flags.teams === undefined) return { teamsDir: undefined, allowActing, loopback };
+  if (settings.config !== undefined)
+    throw new ConfigError(
+      "--teams and --config: pick one (--config serves one team, --teams a folder of them)",
+    );
+  if (flags.modelRouting === false)
+    throw new ConfigError(
+      "--teams and --no-model-routing: pick one (--teams lets a request's model name a team)",
+    );
+  const teamsDir = await realpath(resolve(context.cwd, flags.teams)).catch(() => undefined);
+  if (teamsDir === undefined || !(await stat(teamsDir)).isDirectory())
+    throw new ConfigError(`--teams ${flags.teams}: no such folder`);
+  const output = server.insideRunOutput(
+    teamsDir,
+    server.runOutputRoots(context.cwd, context.env),
+    context.cwd,
+  );
+  if (output !== undefined)
+    throw new ConfigError(
+      `--teams ${flags.teams}: the folder is inside ${output}, where coord's runs write; nothing a run wrote may be loaded as a config: name a folder of your own configs`,
+    );
+  return { teamsDir, allowActing, loopback };
 }

@@ -60,12 +60,28 @@ export function addServeCommand(program: Command, version: string): void {
       "--no-model-routing",
       "without --config, refuse requests whose model names a team (path:FILE, @examples/NAME, <backend>/<model>)",
     )
+    .option(
+      "--teams <dir>",
+      "a folder of team configs a request's model names as path:FILE (not with --config)",
+    )
+    .option(
+      "--allow-acting-teams",
+      "serve teams that run commands, write files or start MCP servers (needs COORD_SERVER_API_KEY off loopback)",
+    )
+    .option(
+      "--max-in-flight <n>",
+      "team runs at once; one more gets 503 with Retry-After (default 64)",
+      positiveInteger("--max-in-flight"),
+    )
     .addHelpText(
       "after",
       `
 With COORD_SERVER_API_KEY set, /v1/* requires Authorization: Bearer <key>. Binding a
 non-loopback address (the default 0.0.0.0) without it prints a warning: anyone who can reach
-the port can spend the provider keys (docs/server.md "Security").
+the port can spend the provider keys. A team that runs commands, writes files or starts MCP
+servers is served only with --allow-acting-teams, and then off loopback only with a key; a
+request reaches only built-in examples that do not act, --teams files and <backend>/<model>
+(docs/security.md).
 Example:
   coord serve --config @examples/scripted_team --port 4000
   curl http://127.0.0.1:4000/v1/chat/completions -H 'content-type: application/json' \\
@@ -87,6 +103,9 @@ Example:
           tracing: options.tracing === true,
           corsOrigins: options.corsOrigin as string[] | undefined,
           modelRouting: options.modelRouting !== false,
+          teams: options.teams as string | undefined,
+          allowActingTeams: options.allowActingTeams === true,
+          maxInFlight: options.maxInFlight as number | undefined,
         },
         {
           stderr: process.stderr,

@@ -8,6 +8,7 @@
  *
  * Also serves `coord logs analyze --mode self --ui webui` through {@link serveWebUi}.
  */
+import { hostname, networkInterfaces } from "node:os";
 import { ExitCode } from "../errors.js";
 import { openCommandTracing } from "./command-tracing.js";
 import type { CommandIO } from "./io.js";
@@ -104,21 +105,23 @@ export interface ServedWebUi {
 export async function serveWebUi(
   host: WebHost,
   flags: WebServerFlags,
-  io: Pick<CommandIO, "stdout" | "stderr">,
+  io: Pick<CommandIO, "stdout" | "stderr"> & Partial<Pick<CommandIO, "env">>,
 ): Promise<ServedWebUi> {
   const server = await import("../server/index.js");
   const loopback = LOOPBACK.has(flags.webHost);
+  const names = webHostNames(flags.webHost);
   if (!loopback) {
     io.stderr.write(
-      `coord: warning: --web-host ${flags.webHost} lets anyone on the network who can reach this machine open the page and run the team with your API keys; use 127.0.0.1 unless you mean it\n`,
+      `coord: warning: --web-host ${flags.webHost} lets anyone on the network who can reach this machine open the page and run the team with your API keys; use 127.0.0.1 unless you mean it (the page answers only to ${names.join(", ")}; docs/security.md)\n`,
     );
   }
-  const web = server.createWebApp({ host, ...(loopback ? {} : { allowedHostNames: "*" }) });
+  const web = server.createWebApp({ host, allowedHostNames: names });
   const running = await server.startServer(web.app, {
     host: flags.webHost,
     port: flags.webPort,
     portHint: "--web-port",
     onServer: (node) => web.injectWebSocket(node),
+    timeouts: server.serverTimeoutsFromEnv(io.env ?? {}),
   });
   // A wildcard address is opened through loopback; an IPv6 address goes in brackets.
   const shownHost = ["0.0.0.0", "::"].includes(flags.webHost)
@@ -158,4 +161,19 @@ export async function serveWebUi(
       await running.close({ graceMs: 1000 });
     },
   };
+}
+
+/**
+ * The Host names the web UI answers to besides the loopback names (a DNS-rebinding page names
+ * its own host, never one of these): the `--web-host` it binds, and for a wildcard bind
+ * (`0.0.0.0`, `::`) this machine's network addresses (IPv6 in brackets) and host name.
+ */
+export function webHostNames(webHost: string): string[] {
+  const bracket = (address: string) => (address.includes(":") ? `[${address}]` : address);
+  if (!["0.0.0.0", "::", "[::]"].includes(webHost))
+    return [bracket(webHost.replace(/^\[(.*)\]$/, "$1"))];
+  const addresses = Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .map((entry) => bracket(entry.address.replace(/%.*$/, "")));
+  return [...new Set([...addresses, hostname()])];
 }

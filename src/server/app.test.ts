@@ -307,8 +307,8 @@ describe("without a server config, the request's model names the team", () => {
       "one.yaml",
       "agents:\n  - id: one\n    backend: { type: scripted, steps: [{ answer: 'From a file.' }] }\n",
     );
-    // path: names files under the server's working directory only.
-    const inDir = app({ team: undefined, cwd: dir });
+    // path: names files in the operator's teams folder only.
+    const inDir = app({ team: undefined, cwd: dir, teamsDir: dir });
     const file = await post(inDir, { ...ask(), model: "path:one.yaml" });
     expect(await file.json()).toMatchObject({
       model: "path:one.yaml",
@@ -328,7 +328,7 @@ describe("without a server config, the request's model names the team", () => {
       },
     );
     expect(error.message).toMatch(
-      /^every agent failed: agent_a: scripted backend empty: unexpected call/,
+      /^every agent failed\b.*agent_a: scripted backend empty: unexpected call/,
     );
   });
 

@@ -20,11 +20,9 @@
  * `Origin` that is not in `corsOrigins` is a 403, and CORS headers are sent only for allowed
  * origins. Every response body passes through the process's one redactor (`src/redact.ts`).
  */
-import { timingSafeEqual, createHash } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId, type RequestIdVariables } from "hono/request-id";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { cors } from "hono/cors";
 import { basename } from "node:path";
 import { redact } from "../redact.js";
@@ -33,10 +31,23 @@ import type { RequestTrace, Tracing } from "../tracing/index.js";
 import { ApiError } from "./api-error.js";
 import { runChatCompletion } from "./chat-completion.js";
 import { parseJsonBody, readChatRequest } from "./chat-request.js";
-import { teamForModel, type ServedTeam } from "./served-team.js";
+import {
+  bearerAuth,
+  CLIENT_GONE_STATUS,
+  isClientGone,
+  isJsonContentType,
+  sendError,
+} from "./http-guards.js";
+import { quietExamples, teamFiles, teamForModel, type ServedTeam } from "./served-team.js";
 
 /** Default cap on a request body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Default cap on chat completions in flight at once (`--max-in-flight`). */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
+
+/** `Retry-After` of the 503 a request past the in-flight cap gets, seconds. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -68,6 +79,15 @@ export interface AppOptions {
    * `<backend>/<model>`). Default true; `--no-model-routing` sets false.
    */
   modelRouting?: boolean | undefined;
+  /** `--teams DIR` (absolute): `path:FILE` names a config file in it; undefined: `path:` is refused. */
+  teamsDir?: string | undefined;
+  /** `--allow-acting-teams`: a `path:` team that runs commands, writes files or starts MCP servers may run. */
+  allowActingTeams?: boolean | undefined;
+  /**
+   * Chat completions in flight at once; one more gets 503 `server_busy` with `Retry-After`.
+   * Default {@link DEFAULT_MAX_IN_FLIGHT}.
+   */
+  maxInFlight?: number | undefined;
   /** Aborting it stops every run in flight (they answer 503): shutdown past its grace period. */
   signal?: AbortSignal;
   /** Epoch ms; default `Date.now`. */
@@ -88,7 +108,9 @@ export interface AppActivity {
   readonly inFlight: number;
 }
 
-type Env = { Variables: RequestIdVariables & { requestTrace?: RequestTrace } };
+type Env = {
+  Variables: RequestIdVariables & { requestTrace?: RequestTrace; clientGone?: boolean };
+};
 
 /**
  * Creates the app. The options are read once; the app keeps no state between requests beyond
@@ -98,6 +120,8 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   const now = options.now ?? Date.now;
   const app = new Hono<Env>();
   let inFlight = 0;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  let quiet: Promise<string[]> | undefined;
 
   const onLog = options.onLog && ((line: string) => options.onLog!(redact(line)));
   const corsOrigins = options.corsOrigins ?? [];
@@ -110,8 +134,9 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     await next();
     await redactBody(c);
     if (c.req.path !== "/health") {
+      const gone = c.get("clientGone") ? " (the client went away before its request was read)" : "";
       onLog?.(
-        `${c.get("requestId")} ${c.req.method} ${c.req.path} ${c.res.status} ${now() - started} ms`,
+        `${c.get("requestId")} ${c.req.method} ${c.req.path} ${c.res.status} ${now() - started} ms${gone}`,
       );
     }
   });
@@ -142,6 +167,11 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   }
   app.onError((error, c) => {
     if (error instanceof ApiError) return sendError(c, error);
+    if (isClientGone(error, c)) {
+      // Nobody reads this answer: the access log line says what happened, without a stack.
+      c.set("clientGone", true);
+      return c.body(null, CLIENT_GONE_STATUS as 200);
+    }
     const message = error instanceof Error ? error.message : String(error);
     onLog?.(
       `${c.get("requestId")} internal error: ${error instanceof Error ? (error.stack ?? message) : message}`,
@@ -186,11 +216,9 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     const model = (id: string) => ({ id, object: "model", created, owned_by: "coord" });
     if (options.team) return c.json({ object: "list", data: [model(options.team.id)] });
     if (options.modelRouting === false) return c.json({ object: "list", data: [] });
-    const { listExamples } = await import("../config/examples.js");
-    return c.json({
-      object: "list",
-      data: listExamples().map((name) => model(`@examples/${name}`)),
-    });
+    quiet ??= quietExamples({ cwd: options.cwd, env: options.env });
+    const names = [...(await quiet), ...(await teamFiles(options.teamsDir))];
+    return c.json({ object: "list", data: names.map(model) });
   });
 
   app.post(
@@ -238,37 +266,53 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
         ),
     }),
     async (c) => {
-      const request = readChatRequest(parseJsonBody(await c.req.text()));
-      const team = options.team ?? (await routedTeam(request.model));
-      const id = c.get("requestId");
-      const signals = [c.req.raw.signal];
-      if (options.signal) signals.push(options.signal);
-      if (options.requestTimeoutMs !== undefined)
-        signals.push(AbortSignal.timeout(options.requestTimeoutMs));
+      if (inFlight >= maxInFlight) {
+        c.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
+        return sendError(
+          c,
+          new ApiError(
+            503,
+            `the server is busy: ${maxInFlight} team runs are in flight, its limit (--max-in-flight); retry in ${BUSY_RETRY_AFTER_SECONDS} s`,
+            { code: "server_busy" },
+          ),
+        );
+      }
       inFlight++;
       try {
-        const { body, logDir } = await runChatCompletion(team, request, {
-          env: options.env,
-          cwd: options.cwd,
-          logRoot: options.logRoot,
-          debug: options.debug ?? false,
-          version: options.version,
-          cliArgs: options.cliArgs ?? [],
-          signal: AbortSignal.any(signals),
-          now,
-          onTrace: (line) => onLog?.(`${id} ${line}`),
-          onRunEnd: (state) => options.onRunEnd?.(state, id),
-          runTrace: c
-            .get("requestTrace")
-            ?.startRun({ includeContent: team.config.tracing.include_content }),
-        });
-        if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
-        return c.json(body);
+        return await chatCompletion(c);
       } finally {
         inFlight--;
       }
     },
   );
+
+  /** One chat completion, counted in flight by the caller. */
+  async function chatCompletion(c: Context<Env>): Promise<Response> {
+    const request = readChatRequest(parseJsonBody(await c.req.text()));
+    const team = options.team ?? (await routedTeam(request.model));
+    const id = c.get("requestId");
+    const signals = [c.req.raw.signal];
+    if (options.signal) signals.push(options.signal);
+    if (options.requestTimeoutMs !== undefined)
+      signals.push(AbortSignal.timeout(options.requestTimeoutMs));
+    const { body, logDir } = await runChatCompletion(team, request, {
+      env: options.env,
+      cwd: options.cwd,
+      logRoot: options.logRoot,
+      debug: options.debug ?? false,
+      version: options.version,
+      cliArgs: options.cliArgs ?? [],
+      signal: AbortSignal.any(signals),
+      now,
+      onTrace: (line) => onLog?.(`${id} ${line}`),
+      onRunEnd: (state) => options.onRunEnd?.(state, id),
+      runTrace: c
+        .get("requestTrace")
+        ?.startRun({ includeContent: team.config.tracing.include_content }),
+    });
+    if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
+    return c.json(body);
+  }
 
   async function routedTeam(model: string | undefined): Promise<ServedTeam> {
     if (options.modelRouting === false) {
@@ -278,7 +322,12 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
         { param: "model", code: "model_routing_disabled" },
       );
     }
-    return teamForModel(model, { cwd: options.cwd, env: options.env });
+    return teamForModel(model, {
+      cwd: options.cwd,
+      env: options.env,
+      teamsDir: options.teamsDir,
+      allowActing: options.allowActingTeams === true,
+    });
   }
 
   for (const [path, allowed] of [
@@ -306,12 +355,6 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   });
 }
 
-/** `application/json`, with or without parameters (`; charset=utf-8`), any case. */
-function isJsonContentType(type: string | undefined): boolean {
-  if (type === undefined) return false;
-  return type.split(";")[0]!.trim().toLowerCase() === "application/json";
-}
-
 /**
  * Passes a response's JSON or text body through the process's one redactor (`src/redact.ts`).
  * Any Hono app of coord's (the web UI's too) should call it on every response, as this app's
@@ -326,36 +369,4 @@ export async function redactBody(c: Context): Promise<void> {
   const response = new Response(redact(text), { status: c.res.status, headers });
   c.res = undefined;
   c.res = response;
-}
-
-/** Sends an error in the OpenAI shape; a 501 also tells OpenAI's SDKs not to retry. */
-function sendError(c: Context, error: ApiError): Response {
-  if (error.status === 501) c.header("x-should-retry", "false");
-  if (error.status === 401) c.header("www-authenticate", 'Bearer realm="coord"');
-  return c.json(error.toBody(), error.status as ContentfulStatusCode);
-}
-
-/** `Authorization: Bearer <key>`, compared in constant time. */
-function bearerAuth(apiKey: string) {
-  const expected = createHash("sha256").update(apiKey).digest();
-  return async (c: Context, next: () => Promise<void>) => {
-    const header = c.req.header("authorization") ?? "";
-    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    const given = createHash("sha256")
-      .update(match?.[1] ?? "")
-      .digest();
-    if (!match || !timingSafeEqual(given, expected)) {
-      return sendError(
-        c,
-        new ApiError(
-          401,
-          match
-            ? "invalid API key: send the key set in COORD_SERVER_API_KEY as Authorization: Bearer <key>"
-            : "missing API key: send Authorization: Bearer <key> (the server has COORD_SERVER_API_KEY set)",
-          { code: match ? "invalid_api_key" : "missing_api_key" },
-        ),
-      );
-    }
-    await next();
-  };
 }

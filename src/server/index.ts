@@ -3,7 +3,9 @@
 export { ApiError, type ApiErrorBody, type ApiErrorType } from "./api-error.js";
 export {
   createApp,
+  BUSY_RETRY_AFTER_SECONDS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_IN_FLIGHT,
   redactBody,
   type AppActivity,
   type AppOptions,
@@ -11,14 +13,19 @@ export {
 export { type ChatCompletion, type CompletionUsage, usageOf } from "./chat-completion.js";
 export { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 export { loadServedTeam, PATH_PREFIX, teamForModel, type ServedTeam } from "./served-team.js";
+export { actingReasons, insideRunOutput, runOutputRoots } from "./team-policy.js";
+export { isJsonContentType } from "./http-guards.js";
 export {
   createTerminalWebApp,
   type TerminalWebApp,
   type TerminalWebOptions,
 } from "./terminal-web.js";
 export {
+  DEFAULT_TIMEOUTS,
   isLoopbackHost,
+  serverTimeoutsFromEnv,
   startServer,
+  type ServerTimeouts,
   type RunningServer,
   type StartServerOptions,
 } from "./start-server.js";

@@ -1,21 +1,24 @@
 /**
  * Which team answers a request (spec section 4.3 `model`): the server's configured team when it
  * has one (the request's `model` is then ignored), else the team the request's `model` names:
- * `@examples/NAME`, `path:FILE` (a config file on the server, relative to its working
- * directory), or `<backend>/<model>` for a single agent (quick setup).
+ * `@examples/NAME`, `path:FILE` (a config file in the operator's `--teams DIR`), or
+ * `<backend>/<model>` for a single agent (quick setup).
  *
- * Routing is confined (docs/server.md "Security"): `@examples/` names only built-in examples,
- * `path:` and a `local/` model file only regular files under the working directory
- * (`./confined-file.ts`), `claude_code` (a code agent with file access on the server) only
- * through `--config`; and errors about a named file never echo its contents.
+ * Routing reaches only what the operator consented to (docs/security.md, issue 30):
+ * `@examples/` names only built-in examples that do not act (no commands, file tools or MCP
+ * servers); `path:` only regular files under `--teams DIR`, never inside a folder runs write
+ * (`./team-policy.ts`), and a team there that acts only with `--allow-acting-teams`; a `local/`
+ * model file only a regular file under the working directory (`./confined-file.ts`);
+ * `claude_code` only through `--config`; and errors about a named file never echo its contents.
  */
 import { homedir } from "node:os";
-import { basename, extname } from "node:path";
+import { basename, extname, resolve } from "node:path";
 import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import { chooseMode, type ModeChoice, type PrepareFlags, prepareRun } from "../runner/index.js";
 import { ApiError, invalidRequest } from "./api-error.js";
 import { confinedFile } from "./confined-file.js";
+import { actingReasons, insideRunOutput, runOutputRoots } from "./team-policy.js";
 
 /** A team ready to run: its config, mode and agents, and the model id it is served as. */
 export interface ServedTeam extends ModeChoice {
@@ -28,11 +31,18 @@ export interface ServedTeam extends ModeChoice {
   warnings: string[];
 }
 
-/** Where configs are looked up. */
+/** Where configs are looked up, and which teams a request may reach. */
 export interface TeamContext {
   cwd: string;
   /** The environment, with `~/.config/coord/.env` already merged in (loaded once at start). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * `coord serve --teams DIR` (absolute): `path:FILE` names a config file in it. Undefined:
+   * `path:` is refused.
+   */
+  teamsDir?: string | undefined;
+  /** `--allow-acting-teams`: a `path:` team that acts ({@link actingReasons}) may run. */
+  allowActing?: boolean | undefined;
 }
 
 /** Prepares the run the flags name (`prepareRun`, with the server's already loaded environment). */
@@ -84,7 +94,7 @@ export async function teamForModel(
   context: TeamContext,
 ): Promise<ServedTeam> {
   const { BACKEND_TYPES } = await import("../config/backend-types.js");
-  const forms = `"@examples/NAME" (a built-in example), "${PATH_PREFIX}FILE" (a config file on the server) or "<backend>/<model>" (one agent; backend one of ${BACKEND_TYPES.join(", ")})`;
+  const forms = `"@examples/NAME" (a built-in example that does not act), "${PATH_PREFIX}FILE" (a config file in the server's --teams folder) or "<backend>/<model>" (one agent; backend one of ${BACKEND_TYPES.join(", ")})`;
   if (model === undefined || model.trim() === "") {
     throw invalidRequest(
       `model is required when the server has no config (start it with --config to serve one team): use ${forms}`,
@@ -93,11 +103,29 @@ export async function teamForModel(
     );
   }
   try {
-    if (model.startsWith("@examples/")) return await loadServedTeam(model, context, model);
+    if (model.startsWith("@examples/")) {
+      const team = await loadServedTeam(model, context, model);
+      const acts = actingReasons(team.config, team.agentIndexes);
+      if (acts.length > 0) {
+        throw invalidRequest(
+          `model ${JSON.stringify(model)}: this example acts on the server (${acts.join("; ")}), so a request cannot choose it; the operator can serve it with coord serve --config ${model} --allow-acting-teams`,
+          "model",
+          "model_not_allowed",
+        );
+      }
+      return team;
+    }
     if (model.startsWith(PATH_PREFIX)) {
       const file = model.slice(PATH_PREFIX.length);
+      if (context.teamsDir === undefined) {
+        throw invalidRequest(
+          `model ${JSON.stringify(model)}: this server serves no folder of team configs; the operator names one with coord serve --teams DIR (or serves one team with --config FILE)`,
+          "model",
+          "model_not_allowed",
+        );
+      }
       if (file === "") throw new ConfigError(`${PATH_PREFIX} needs a file name`);
-      return await routedConfigFile(file, model, context);
+      return await routedConfigFile(file, model, { ...context, teamsDir: context.teamsDir });
     }
     const slash = model.indexOf("/");
     const backend = slash > 0 ? model.slice(0, slash) : "";
@@ -117,7 +145,14 @@ export async function teamForModel(
       // A local model is a file on the server: confined like path:FILE.
       const local =
         backend === "local"
-          ? (await confinedFile(name, { cwd: context.cwd, model, read: false })).path
+          ? (
+              await confinedFile(name, {
+                cwd: context.cwd,
+                model,
+                read: false,
+                forbidden: runOutputRoots(context.cwd, context.env),
+              })
+            ).path
           : name;
       return await prepare({ backend, model: local }, context, model);
     }
@@ -138,16 +173,31 @@ export async function teamForModel(
   );
 }
 
+/** Extensions of a config file a request may name. */
+const CONFIG_EXTENSIONS = [".yaml", ".yml"];
+
 /**
- * A `path:FILE` team: the file is read confined ({@link confinedFile}) and validated; a config
- * error says where the first problem is but not what the file holds.
+ * A `path:FILE` team: a `.yaml`/`.yml` file under the teams folder, read confined
+ * ({@link confinedFile}, never from a folder runs write) and validated; a config error says where
+ * the first problem is but not what the file holds. A team that acts needs `allowActing`, and its
+ * snapshot folders may not lie in the teams folder (its runs would write configs there).
  */
 async function routedConfigFile(
   file: string,
   model: string,
-  context: TeamContext,
+  context: TeamContext & { teamsDir: string },
 ): Promise<ServedTeam> {
-  const { path, text } = await confinedFile(file, { cwd: context.cwd, model, read: true });
+  const notAllowed = (why: string) =>
+    invalidRequest(`model ${JSON.stringify(model)}: ${why}`, "model", "model_not_allowed");
+  if (!CONFIG_EXTENSIONS.includes(extname(file).toLowerCase()))
+    throw notAllowed("a team config is a .yaml or .yml file in the server's --teams folder");
+  const { path, text } = await confinedFile(file, {
+    cwd: context.teamsDir,
+    model,
+    read: true,
+    rootName: "the server's --teams folder",
+    forbidden: runOutputRoots(context.cwd, context.env),
+  });
   const { parseConfigText } = await import("../config/index.js");
   let config: Config;
   try {
@@ -162,5 +212,64 @@ async function routedConfigFile(
       { param: "model", code: "model_invalid_config" },
     );
   }
-  return { config, ...chooseMode(config, {}), id: model, path, warnings: [] };
+  const choice = chooseMode(config, {});
+  const acts = actingReasons(config, choice.agentIndexes);
+  if (acts.length > 0 && context.allowActing !== true) {
+    throw notAllowed(
+      `this team acts on the server (${acts.join("; ")}); the operator must start coord serve with --allow-acting-teams to serve it`,
+    );
+  }
+  if (acts.length > 0) {
+    const outputs = runOutputRoots(context.cwd, context.env);
+    const written = writtenFolders(config, context.cwd).filter(
+      (folder) =>
+        insideRunOutput(folder, [context.teamsDir], context.teamsDir) !== undefined &&
+        insideRunOutput(folder, outputs, context.teamsDir) === undefined,
+    );
+    if (written.length > 0)
+      throw notAllowed(
+        "it writes into the --teams folder (orchestrator.snapshot_storage, agent_temporary_workspace or a context path with permission: write), where files its runs write could be loaded as configs",
+      );
+  }
+  return { config, ...choice, id: model, path, warnings: [] };
+}
+
+/** Folders a team's runs write besides the run log and `.coord/`: snapshot folders, writable context paths. */
+function writtenFolders(config: Config, cwd: string): string[] {
+  const { snapshot_storage, agent_temporary_workspace, context_paths } = config.orchestrator;
+  return [
+    snapshot_storage,
+    agent_temporary_workspace,
+    ...context_paths.filter((path) => path.permission === "write").map((path) => path.path),
+  ]
+    .filter((folder): folder is string => folder !== undefined)
+    .map((folder) => resolve(cwd, folder));
+}
+
+/**
+ * The built-in examples a request may choose: those that do not act ({@link actingReasons}), as
+ * `@examples/NAME`, sorted. An example that cannot be loaded here is left out.
+ */
+export async function quietExamples(context: TeamContext): Promise<string[]> {
+  const { listExamples } = await import("../config/examples.js");
+  const names: string[] = [];
+  for (const name of listExamples()) {
+    const id = `@examples/${name}`;
+    const team = await loadServedTeam(id, context, id).catch(() => undefined);
+    if (team && actingReasons(team.config, team.agentIndexes).length === 0) names.push(id);
+  }
+  return names;
+}
+
+/** The `.yaml`/`.yml` files at the top of the teams folder, as `path:FILE`, sorted; none without one. */
+export async function teamFiles(teamsDir: string | undefined): Promise<string[]> {
+  if (teamsDir === undefined) return [];
+  const { readdir } = await import("node:fs/promises");
+  const entries = await readdir(teamsDir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter(
+      (entry) => entry.isFile() && CONFIG_EXTENSIONS.includes(extname(entry.name).toLowerCase()),
+    )
+    .map((entry) => `${PATH_PREFIX}${entry.name}`)
+    .sort();
 }

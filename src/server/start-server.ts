@@ -1,10 +1,11 @@
 /**
- * Serves an app on a real socket (@hono/node-server) and stops it gracefully: stop accepting
+ * Serves an app on a real socket (@hono/node-server) with time limits on every socket (headers,
+ * body, keep-alive, idle: {@link ServerTimeouts}), and stops it gracefully: stop accepting
  * connections, let requests in flight finish within a grace period, then stop the runs still
  * going (they answer 503) and close every connection.
  */
-import type { Server, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { serve } from "@hono/node-server";
 import { ConfigError } from "../errors.js";
 
@@ -35,6 +36,64 @@ export interface StartServerOptions {
   portHint?: string;
   /** Given the Node server before it listens (to attach a WebSocket upgrade handler). */
   onServer?: (server: Server) => void;
+  /** Socket time limits; each one missing takes its default ({@link DEFAULT_TIMEOUTS}). */
+  timeouts?: Partial<ServerTimeouts> | undefined;
+}
+
+/**
+ * Time limits on every socket (issue 30 item 6: a client cannot hold the server), ms:
+ * - `headersMs`: from a request's first byte until its headers are in (else 408, closed);
+ * - `bodyMs`: from a request's first byte until its whole body is in (else 408, closed); the
+ *   answer may take as long as the run needs;
+ * - `keepAliveMs`: an idle keep-alive connection after an answer is closed after this long;
+ * - `idleMs`: a socket with no request being answered that sends nothing for this long is closed
+ *   (a connection that never sends a byte; an upgraded WebSocket is exempt).
+ */
+export interface ServerTimeouts {
+  headersMs: number;
+  bodyMs: number;
+  keepAliveMs: number;
+  idleMs: number;
+}
+
+/** The default time limits: headers 30 s, body 60 s, keep-alive 5 s, idle 60 s. */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 30_000,
+  bodyMs: 60_000,
+  keepAliveMs: 5_000,
+  idleMs: 60_000,
+};
+
+/** Environment variables that override {@link DEFAULT_TIMEOUTS} (ms; tests use small ones). */
+const TIMEOUT_VARIABLES: Record<keyof ServerTimeouts, string> = {
+  headersMs: "COORD_SERVER_HEADERS_TIMEOUT_MS",
+  bodyMs: "COORD_SERVER_BODY_TIMEOUT_MS",
+  keepAliveMs: "COORD_SERVER_KEEP_ALIVE_TIMEOUT_MS",
+  idleMs: "COORD_SERVER_IDLE_TIMEOUT_MS",
+};
+
+/**
+ * The time limits set in the environment (`COORD_SERVER_HEADERS_TIMEOUT_MS`,
+ * `COORD_SERVER_BODY_TIMEOUT_MS`, `COORD_SERVER_KEEP_ALIVE_TIMEOUT_MS`,
+ * `COORD_SERVER_IDLE_TIMEOUT_MS`; whole milliseconds, at least 1).
+ * @throws ConfigError for a value that is not a whole number from 1 to 2147483647.
+ */
+export function serverTimeoutsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<ServerTimeouts> {
+  const timeouts: Partial<ServerTimeouts> = {};
+  for (const [key, name] of Object.entries(TIMEOUT_VARIABLES) as [keyof ServerTimeouts, string][]) {
+    const value = env[name];
+    if (value === undefined || value === "") continue;
+    const ms = Number(value);
+    if (!/^\d+$/.test(value.trim()) || ms < 1 || ms > 2_147_483_647) {
+      throw new ConfigError(
+        `${name}=${JSON.stringify(value)}: expected a whole number of milliseconds from 1 to 2147483647`,
+      );
+    }
+    timeouts[key] = ms;
+  }
+  return timeouts;
 }
 
 /**
@@ -64,9 +123,26 @@ export async function startServer(
       `cannot listen on port ${options.port}: expected a port number from 0 to 65535 (--port or COORD_SERVER_PORT)`,
     );
   }
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  // Node wants the body limit at least the headers limit; it checks both every interval.
+  const bodyMs = Math.max(timeouts.bodyMs, timeouts.headersMs);
   const server = await new Promise<Server>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>
-      resolve(started),
+    const started = serve(
+      {
+        fetch: app.fetch,
+        hostname: options.host,
+        port: options.port,
+        serverOptions: {
+          headersTimeout: timeouts.headersMs,
+          requestTimeout: bodyMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          connectionsCheckingInterval: Math.min(
+            5000,
+            Math.max(10, Math.floor(timeouts.headersMs / 4)),
+          ),
+        },
+      },
+      () => resolve(started),
     ) as Server;
     options.onServer?.(started);
     started.once("error", (error: NodeJS.ErrnoException) => {
@@ -80,8 +156,7 @@ export async function startServer(
       reject(new ConfigError(`cannot listen on ${where}${hint} (${error.message})`));
     });
   });
-  // Long team runs must not be cut by Node's default request timeout (5 min).
-  server.requestTimeout = 0;
+  watchIdleSockets(server, timeouts.idleMs);
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 
@@ -125,4 +200,25 @@ export async function startServer(
     close,
     closeAllConnections: () => server.closeAllConnections(),
   };
+}
+
+/**
+ * Closes sockets that stay silent for `idleMs` while no request of theirs is being answered (a
+ * connection that never sends a byte escapes Node's header timer). A request being answered —
+ * a team run can take many minutes — keeps its socket. An upgraded socket (WebSocket) is exempt:
+ * Node stops reporting its timeouts to the server once it is handed over.
+ */
+function watchIdleSockets(server: Server, idleMs: number): void {
+  const answering = new WeakMap<Socket, number>();
+  server.timeout = idleMs;
+  // With a listener here, Node leaves the decision to close a timed-out socket to it.
+  server.on("timeout", (socket: Socket) => {
+    if ((answering.get(socket) ?? 0) > 0) return;
+    socket.destroy();
+  });
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    response.once("close", () => answering.set(socket, (answering.get(socket) ?? 1) - 1));
+  });
 }

@@ -8,13 +8,17 @@
  * sends `{type: "session", view}` on connect and whenever the session changes, `{type: "event",
  * key, event}` for each event with `seq > after` in order, and `{type: "error", key?, message}`.
  *
- * The server runs the team with the user's keys, so other web sites must not drive it: requests
- * whose Host is not one this server answers to (DNS rebinding) and writes or sockets from
- * another Origin are refused with 403.
+ * The server runs the team with the user's keys, so other web sites must not drive it (issue 30
+ * item 7; docs/security.md): requests whose Host is not one this server answers to (DNS
+ * rebinding) — checked on every bind — and writes or sockets from another Origin are refused with
+ * 403; every POST must be `application/json` (415 otherwise, `text/plain; application/json` too)
+ * and at most {@link DEFAULT_WEB_BODY_BYTES} (413).
  */
 import type { Server } from "node:http";
 import { createNodeWebSocket } from "@hono/node-ws";
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { isClientGone, isJsonContentType } from "../http-guards.js";
 import type { WSContext } from "hono/ws";
 import { serveWebAssets } from "./web-assets.js";
 import { type RunKey, type SessionView, type WebHost, WebHostError } from "./web-host.js";
@@ -26,11 +30,17 @@ export interface WebAppOptions {
   /** The built page (index.html, assets/); default: dist/web of this package. */
   assetsDir?: string;
   /**
-   * Host names (without port) the server answers to; default loopback names only. `coord --web
-   * --web-host 0.0.0.0` passes `"*"` to answer to any.
+   * Host names and addresses (without port; IPv6 in brackets) the server answers to besides the
+   * loopback names, which it always answers to. `coord --web` adds the `--web-host` it binds and,
+   * for a wildcard bind, this machine's addresses and host name ({@link webHostNames}).
    */
-  allowedHostNames?: readonly string[] | "*";
+  allowedHostNames?: readonly string[];
+  /** Cap on a POST body, bytes; default {@link DEFAULT_WEB_BODY_BYTES}. */
+  maxBodyBytes?: number;
 }
+
+/** Default cap on a POST body of the web UI: 1 MiB (a question, a session id). */
+export const DEFAULT_WEB_BODY_BYTES = 1024 * 1024;
 
 /** The app and what the listening server needs from it. */
 export interface WebApp {
@@ -41,7 +51,7 @@ export interface WebApp {
   closeSockets(): void;
 }
 
-const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]", "::1"];
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 
 /** Messages the page sends. */
 type ClientMessage =
@@ -55,12 +65,20 @@ export function createWebApp(options: WebAppOptions): WebApp {
   const upgradeWebSocket = nodeWs.upgradeWebSocket;
   // The `ws` package ships no types here: only what is used is named.
   const sockets = nodeWs.wss as unknown as { clients: Set<{ terminate(): void }> };
-  const allowed = options.allowedHostNames ?? LOOPBACK_NAMES;
+  const allowed = new Set(
+    [...LOOPBACK_NAMES, ...(options.allowedHostNames ?? [])].map((name) => name.toLowerCase()),
+  );
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_WEB_BODY_BYTES;
 
   app.use("*", async (c, next) => {
     const hostHeader = c.req.header("host") ?? "";
-    if (allowed !== "*" && !allowed.includes(hostName(hostHeader))) {
-      return c.json({ error: `host ${hostHeader} is not served here` }, 403);
+    if (!allowed.has(hostName(hostHeader).toLowerCase())) {
+      return c.json(
+        {
+          error: `host ${hostHeader} is not served here: open the page by an address coord --web answers to (127.0.0.1, or the --web-host it was started with)`,
+        },
+        403,
+      );
     }
     const origin = c.req.header("origin");
     const writes = c.req.method !== "GET" && c.req.method !== "HEAD";
@@ -73,9 +91,34 @@ export function createWebApp(options: WebAppOptions): WebApp {
     }
     await next();
   });
+  app.post(
+    "*",
+    async (c, next) => {
+      const type = c.req.header("content-type");
+      if (!isJsonContentType(type)) {
+        return c.json(
+          {
+            error: `send the request as JSON (Content-Type: application/json; received ${type === undefined ? "none" : JSON.stringify(type)})`,
+          },
+          415,
+        );
+      }
+      await next();
+    },
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        c.json(
+          { error: `the request body is larger than the limit of ${maxBodyBytes} bytes` },
+          413,
+        ),
+    }),
+  );
 
   app.onError((error, c) => {
     if (error instanceof WebHostError) return c.json({ error: error.message }, error.status);
+    // The client went away mid-body: nobody reads this answer.
+    if (isClientGone(error, c)) return c.body(null, 499 as 200);
     return c.json({ error: `internal error: ${error.message}` }, 500);
   });
 
@@ -193,10 +236,8 @@ function sameOrigin(origin: string, hostHeader: string): boolean {
   return origin === `http://${hostHeader}` || origin === `https://${hostHeader}`;
 }
 
+/** The POST body as an object (its type and size were checked by the POST middleware). */
 async function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  if (!(c.req.header("content-type") ?? "").includes("application/json")) {
-    throw new WebHostError(400, "send the request as JSON (content-type: application/json)");
-  }
   const body: unknown = await c.req.json().catch(() => undefined);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new WebHostError(400, "the request body is not a JSON object");

@@ -1,0 +1,66 @@
+/**
+ * Small HTTP checks shared by coord's servers (`coord serve`, the `--web` UI): the JSON media
+ * type, OpenAI-shaped error responses, bearer auth, and telling a client that went away from a
+ * server error (issue 30 item 6: a client that disconnects mid-body is one log line, no stack).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ApiError } from "./api-error.js";
+
+/**
+ * True for `application/json`, with or without parameters (`; charset=utf-8`), any case; false
+ * for every other media type, `text/plain; application/json` included (only the part before the
+ * first `;` is the type).
+ */
+export function isJsonContentType(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  return type.split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+/**
+ * True when `error` comes from the client going away (the socket closed before the whole body
+ * arrived, or the server dropped it at the body timeout): the request's signal is aborted, or the
+ * body stream failed with Node's `aborted` / `ECONNRESET`.
+ */
+export function isClientGone(error: unknown, c: Context): boolean {
+  if (c.req.raw.signal.aborted) return true;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : "";
+  return message === "aborted" || code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE";
+}
+
+/** Status logged for a request whose client went away before it was answered (nginx's 499). */
+export const CLIENT_GONE_STATUS = 499;
+
+/** Sends an error in the OpenAI shape; a 501 also tells OpenAI's SDKs not to retry. */
+export function sendError(c: Context, error: ApiError): Response {
+  if (error.status === 501) c.header("x-should-retry", "false");
+  if (error.status === 401) c.header("www-authenticate", 'Bearer realm="coord"');
+  return c.json(error.toBody(), error.status as ContentfulStatusCode);
+}
+
+/** Middleware: `Authorization: Bearer <key>`, compared in constant time (401 otherwise). */
+export function bearerAuth(apiKey: string) {
+  const expected = createHash("sha256").update(apiKey).digest();
+  return async (c: Context, next: () => Promise<void>) => {
+    const header = c.req.header("authorization") ?? "";
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    const given = createHash("sha256")
+      .update(match?.[1] ?? "")
+      .digest();
+    if (!match || !timingSafeEqual(given, expected)) {
+      return sendError(
+        c,
+        new ApiError(
+          401,
+          match
+            ? "invalid API key: send the key set in COORD_SERVER_API_KEY as Authorization: Bearer <key>"
+            : "missing API key: send Authorization: Bearer <key> (the server has COORD_SERVER_API_KEY set)",
+          { code: match ? "invalid_api_key" : "missing_api_key" },
+        ),
+      );
+    }
+    await next();
+  };
+}
