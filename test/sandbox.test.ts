@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -178,6 +178,24 @@ agents:
     expect(output).toContain("Read-only file system");
     expect(existsSync(join(cwd, "docs", "new.md"))).toBe(false);
     expect(await readFile(join(run, "ws_maker", "mine.txt"), "utf8")).toBe("mine\n");
+  });
+
+  test("the host's Unix sockets in /run are out of reach (a read-only mount does not stop connect)", async () => {
+    const socket = `/run/coord-sandbox-test-${process.pid}.sock`;
+    const server = createNetServer((connection) => connection.end("hello from /run\n"));
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(socket, () => resolve(true));
+    });
+    if (!listening) return; // /run is not writable here: nothing to attack
+    try {
+      const connect = `'${process.execPath}' -e "require('net').connect('${socket}').on('data', d => console.log('GOT', String(d))).on('error', e => { console.log('NO SOCKET', e.code); process.exit(3); })"`;
+      const result = await run(connect);
+      expect(result.text).toContain("NO SOCKET");
+      expect(result.text).not.toContain("hello from /run");
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   describe("the network", () => {

@@ -9,6 +9,7 @@
  * (regular expressions matched at the start of the command) and a few always-refused commands
  * (`./command-guard.ts`) are guard rails on top.
  */
+import { homedir } from "node:os";
 import { alwaysRefused } from "./command-guard.js";
 import { runCommand } from "./command-run.js";
 import type { RootSpec } from "./path-policy.js";
@@ -125,7 +126,7 @@ export function commandTool(options: CommandToolOptions): LocalTool {
           ...sandboxArgs({
             workspace: options.cwd,
             mounts,
-            home: options.env.HOME,
+            homes: [...new Set([options.env.HOME ?? homedir(), homedir()])],
             network: options.network === true,
             command: argv,
             infoFd: 3,

@@ -106,10 +106,20 @@ function onPath(name: string, path: string | undefined): string | undefined {
   return undefined;
 }
 
-/** The filesystem every command starts from: `/` read-only, fresh /dev, /proc and /tmp. */
+/**
+ * The filesystem every command starts from: `/` read-only, fresh /dev, /proc and /tmp, and an
+ * empty /run (also /var/run): a read-only mount does not stop `connect()` to a Unix socket, and
+ * /run holds the host's (Docker's, D-Bus's, PostgreSQL's, the users' session sockets).
+ */
 function baseArgs(): string[] {
-  return ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  return [
+    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
+    ...["--tmpfs", "/tmp", "--tmpfs", "/run"],
+  ];
 }
+
+/** What /run must keep for name resolution when the network is on. */
+const RESOLVER_FOLDERS = ["/run/systemd/resolve", "/run/resolvconf"];
 
 /** Options of {@link sandboxArgs}. */
 export interface SandboxArgsOptions {
@@ -117,8 +127,8 @@ export interface SandboxArgsOptions {
   workspace: string;
   /** Other folders: context paths (`rw` or `ro`), folders to hide (`hidden`). */
   mounts: readonly SandboxMount[];
-  /** The operator's home folder: {@link HIDDEN_IN_HOME} is hidden there. */
-  home: string | undefined;
+  /** The operator's home folders (`$HOME`, the account's): {@link HIDDEN_IN_HOME} is hidden there. */
+  homes: readonly string[];
   /** Keep the host's network (`command_network: true`); default off (a private loopback only). */
   network: boolean;
   /** The program and its arguments, e.g. `["/bin/sh", "-c", "ls"]`. */
@@ -135,9 +145,11 @@ export interface SandboxArgsOptions {
  */
 export function sandboxArgs(options: SandboxArgsOptions): string[] {
   const mounts: SandboxMount[] = [...options.mounts, { path: options.workspace, access: "rw" }];
-  if (options.home !== undefined) {
-    for (const name of HIDDEN_IN_HOME)
-      mounts.push({ path: join(options.home, name), access: "hidden" });
+  for (const home of options.homes) {
+    for (const name of HIDDEN_IN_HOME) mounts.push({ path: join(home, name), access: "hidden" });
+  }
+  if (options.network) {
+    for (const path of RESOLVER_FOLDERS) mounts.push({ path, access: "ro" });
   }
   const resolved = mounts.flatMap((mount) => {
     const real = realPath(mount.path);
