@@ -26,10 +26,15 @@ const scalar = fc.oneof(
   fc.constant(null),
   fc.constantFrom("${UNSET_VAR}", "${HOME}", "${X:-default}", "$notavar", "file:///etc/passwd"),
 );
+/** Map keys, JavaScript's reserved ones included (issue 30: `__proto__` was an internal error). */
+const key = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.constantFrom("__proto__", "constructor", "prototype"),
+);
 const value = fc.oneof(
   scalar,
   fc.array(scalar, { maxLength: 2 }),
-  fc.dictionary(fc.string({ maxLength: 6 }), scalar, { maxKeys: 2 }),
+  fc.dictionary(key, scalar, { maxKeys: 2 }),
 );
 
 const backend = fc.record(
@@ -64,6 +69,10 @@ const backend = fc.record(
   },
   { requiredKeys: [] },
 );
+/** A backend, sometimes with one more key: a reserved one right under `backend:` (row 15). */
+const backendWithKey = fc
+  .tuple(backend, fc.dictionary(key, value, { maxKeys: 1 }))
+  .map(([fields, more]) => ({ ...fields, ...more }));
 
 const config = fc.record(
   {
@@ -72,7 +81,7 @@ const config = fc.record(
         fc.record(
           {
             id: fc.oneof(fc.string(), value),
-            backend: fc.oneof(backend, value),
+            backend: fc.oneof(backendWithKey, value),
             system_message: value,
           },
           { requiredKeys: [] },
