@@ -2,6 +2,7 @@
  * The workspace browser's file access: previews by kind, and confinement to the root (realpath:
  * `..`, absolute paths and symlinks out are refused, files outside are never read).
  */
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -157,5 +158,34 @@ describe("logWorkspaceRoots", () => {
     expect(await logWorkspaceRoots(null, ["bob"], { bob: "/ws/bob_ws" })).toEqual([
       live("bob", "/ws/bob_ws"),
     ]);
+  });
+});
+
+describe("special files in a workspace (issue 30 row 7)", () => {
+  test("a FIFO, directly or through a link inside the root, answers 400 at once; the root stays usable", async () => {
+    const special = join(base, "special");
+    await mkdir(special);
+    execFileSync("mkfifo", [join(special, "ff")]);
+    execFileSync("mkfifo", [join(special, "ff.png")]);
+    await symlink(join(special, "ff"), join(special, "to-ff.md"));
+    await writeFile(join(special, "ok.txt"), "fine");
+    for (const path of ["ff", "to-ff.md"]) {
+      const error = await viewPath(special, path).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(WebHostError);
+      expect(error).toMatchObject({
+        status: 400,
+        message: `${path} is a FIFO (named pipe): only regular files are previewed`,
+      });
+    }
+    expect(await refusal(readImage(special, "ff.png"))).toBe(400);
+    // Nothing is left blocked: the listing and a regular file still answer.
+    const listing = await viewPath(special, "");
+    expect(listing.kind === "dir" && listing.entries.map((entry) => entry.name)).toEqual([
+      "ff",
+      "ff.png",
+      "ok.txt",
+      "to-ff.md",
+    ]);
+    expect(await viewPath(special, "ok.txt")).toMatchObject({ preview: "text", text: "fine" });
   });
 });

@@ -2,10 +2,14 @@
  * The workspace browser's file access (docs/web.md "Workspace browser"): directory listings and
  * previews (text, Markdown, images) confined to the roots a run offers. Every path is resolved
  * with realpath and must stay inside the root's realpath, so `..`, absolute paths and symlinks
- * pointing out are refused (403); nothing outside a root is ever read.
+ * pointing out are refused (403); nothing outside a root is ever read. Files are read as
+ * ../../regular-file.ts: a FIFO, socket or device is refused (400) without blocking, and a read
+ * never goes past its cap, whatever `stat` says.
  */
-import { open, readdir, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, relative, sep } from "node:path";
+import type { Stats } from "node:fs";
+import { fileKind, NotRegularFileError, readResolvedFile } from "../../regular-file.js";
 import { type FileEntry, type FileView, WebHostError } from "./web-host.js";
 
 export type { FileEntry, FileView, PreviewKind } from "./web-host.js";
@@ -56,7 +60,7 @@ function outside(path: string): WebHostError {
 
 /**
  * Lists a directory (directories first, then files, by name) or previews a file.
- * @throws WebHostError 403 / 404 as {@link resolveInside}.
+ * @throws WebHostError 403 / 404 as {@link resolveInside}; 400 for a FIFO, socket or device.
  */
 export async function viewPath(root: string, path: string): Promise<FileView> {
   const target = await resolveInside(root, path);
@@ -78,6 +82,7 @@ export async function viewPath(root: string, path: string): Promise<FileView> {
     );
     return { kind: "dir", path, entries };
   }
+  if (!info.isFile()) throw notRegular(path, info);
   const extension = extname(target).toLowerCase();
   if (IMAGE_TYPES[extension] !== undefined) {
     return {
@@ -89,7 +94,8 @@ export async function viewPath(root: string, path: string): Promise<FileView> {
   }
   if (info.size > TEXT_PREVIEW_BYTES)
     return { kind: "file", path, size: info.size, preview: "too-large" };
-  const bytes = await readBytes(target, info.size);
+  const { bytes, truncated } = await readBytes(path, target, TEXT_PREVIEW_BYTES);
+  if (truncated) return { kind: "file", path, size: info.size, preview: "too-large" };
   if (bytes.includes(0)) return { kind: "file", path, size: info.size, preview: "binary" };
   return {
     kind: "file",
@@ -114,16 +120,30 @@ export async function readImage(
   if (type === undefined || !info.isFile() || info.size > IMAGE_BYTES) {
     throw new WebHostError(400, `${path}: not an image the browser previews`);
   }
-  return { bytes: await readBytes(target, info.size), type };
+  const { bytes, truncated } = await readBytes(path, target, IMAGE_BYTES);
+  if (truncated) throw new WebHostError(400, `${path}: not an image the browser previews`);
+  return { bytes, type };
 }
 
-async function readBytes(path: string, size: number): Promise<Buffer> {
-  const handle = await open(path, "r");
+function notRegular(path: string, info: Stats): WebHostError {
+  return new WebHostError(400, `${path} is a ${fileKind(info)}: only regular files are previewed`);
+}
+
+/**
+ * At most `maxBytes` of the regular file `target` (a realpath inside the root).
+ * @throws WebHostError 400 when it is no longer a regular file (swapped since the check).
+ */
+async function readBytes(
+  path: string,
+  target: string,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
   try {
-    const buffer = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+    return await readResolvedFile(target, { maxBytes });
+  } catch (error) {
+    if (error instanceof NotRegularFileError) {
+      throw new WebHostError(400, `${path} is a ${error.kind}: only regular files are previewed`);
+    }
+    throw error;
   }
 }
