@@ -3,10 +3,13 @@
  */
 export {
   type Backend,
+  type BackendChunk,
   BackendError,
+  type BackendErrorKind,
   type ChatMessage,
   emptyUsage,
   type FileAccess,
+  isContextLengthError,
   type ModelRequest,
   type ToolCall,
   type ToolSpec,

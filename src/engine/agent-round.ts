@@ -8,9 +8,11 @@ import type { Clock } from "../clock.js";
 import type { RoundOutcome } from "../events/index.js";
 import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
 import type { Emitter } from "./emitter.js";
+import { contextWindowOf, fitAnswers, isContextLengthError } from "./context-fit.js";
 import { callModel } from "./model-call.js";
 import { stopwatch } from "./stopwatch.js";
 import { updateMessage, type VisibleAnswer } from "./prompts.js";
+import { describeFailures, textOfUnknownCall, type TextCall } from "./text-protocol.js";
 import {
   isWorkflowTool,
   parseWorkflowCall,
@@ -46,6 +48,19 @@ export interface RoundJudge {
   labelsSince(version: number): string[];
   /** Validates and applies a workflow call in one synchronous step. */
   submit(call: Exclude<WorkflowCall, { kind: "invalid" }>, seenVersion: number): SubmitResult;
+  /**
+   * Replies without a workflow call refused in a round before one is heard as a workflow call by
+   * the text protocol (`./text-protocol.ts`): 1; 0 in quick and single-agent modes and for an
+   * agent already heard in text once (its model answers in text: no second refusal).
+   */
+  textRefusals(): number;
+  /**
+   * The workflow call a text reply stands for now (the text protocol, or the mode's own reading:
+   * planning parses a plan), or undefined when it stands for none.
+   * @param offered the workflow tools offered in the request that got the reply.
+   * @param id the synthetic tool-call id to give the call (`text-…`).
+   */
+  textCall(text: string, offered: readonly ToolSpec[], id: string): TextCall | undefined;
 }
 
 /** Options of {@link runAgentRound}. */
@@ -61,6 +76,11 @@ export interface AgentRoundOptions {
   system: string | (() => string);
   /** The opening user message (history, question, answers in `seen`). */
   userMessage: string;
+  /**
+   * Rebuilds the opening message with other answers (shortened to fit the model's context,
+   * `./context-fit.ts`); absent: the round cannot shorten its prompt.
+   */
+  openingMessage?: ((answers: readonly VisibleAnswer[]) => string) | undefined;
   /** The answer set the opening message shows. */
   seen: AnswerSnapshot;
   judge: RoundJudge;
@@ -79,6 +99,12 @@ export interface AgentRoundOptions {
 export interface AgentRoundResult {
   outcome: Extract<RoundOutcome, "answer" | "vote" | "stop" | "invalid" | "error" | "aborted">;
   error?: unknown;
+  /** `invalid`: what the model did in its refused attempts, in words (`agent-error.message`). */
+  diagnosis?: string | undefined;
+  /** `error`: the prompt exceeded the model's context even after shortening the answers. */
+  contextExceeded?: boolean | undefined;
+  /** True when the round's workflow call was heard in text (the text protocol). */
+  heardText?: boolean | undefined;
   /** The last answer set the agent saw in this round. */
   seen: AnswerSnapshot;
 }
@@ -89,8 +115,16 @@ function assistantMessage(text: string, toolCalls: ToolCall[]): ChatMessage {
     : { role: "assistant", content: text };
 }
 
+/** Times a round shortens the other answers after a context-length error before it fails. */
+export const MAX_CONTEXT_FITS = 2;
+
 /**
  * Runs the round to its end. Never throws: backend failures and aborts become outcomes.
+ *
+ * Every reply counts (issue 25 item 1): a call to a tool the round does not offer, a reply with
+ * no workflow call, cut-off JSON and a refused call are each a failed attempt, and after
+ * {@link MAX_ATTEMPTS} the round ends `invalid` with a diagnosis; only steps that call working
+ * tools go on without counting. Text replies are heard by the text protocol.
  */
 export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRoundResult> {
   const { agentId, round, judge, emitter, clock, signal } = options;
@@ -100,6 +134,10 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
   let seen = options.seen;
   let attempt = 1;
   let atStepBoundary = false;
+  /** One phrase per refused attempt: what the model did. */
+  const failures: string[] = [];
+  let textReplies = 0;
+  let fits = 0;
 
   const end = (result: Omit<AgentRoundResult, "seen">): AgentRoundResult => {
     emitter.emit({
@@ -138,10 +176,11 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
       emitter.emit({ type: "update-injected", agentId, round, labels, via: "step" });
       seen = snapshot;
     }
+    const offered = judge.workflowTools();
     const request: ModelRequest = {
       system: typeof options.system === "function" ? options.system() : options.system,
       messages: [...messages],
-      tools: [...judge.workflowTools(), ...options.localTools.map((tool) => tool.spec)],
+      tools: [...offered, ...options.localTools.map((tool) => tool.spec)],
       toolChoice: "required",
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxOutputTokens !== undefined
@@ -161,15 +200,45 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
       });
     } catch (error) {
       if (signal.aborted) return end({ outcome: "aborted" });
-      return end({ outcome: "error", error });
+      const overflow = isContextLengthError(error);
+      if (
+        overflow &&
+        options.openingMessage &&
+        fits < MAX_CONTEXT_FITS &&
+        seen.answers.length > 0
+      ) {
+        // The prompt outgrew the context: start again with the other answers shortened.
+        fits++;
+        const fitted = fitAnswers(seen.answers, {
+          contextWindowTokens: contextWindowOf(error),
+          fixedChars: request.system.length + options.userMessage.length - answersLength(seen),
+          attempt: fits,
+        });
+        messages.splice(0, messages.length, {
+          role: "user",
+          content: options.openingMessage(fitted.answers),
+        });
+        atStepBoundary = false;
+        emitter.emit({
+          type: "warning",
+          agentId,
+          source: `${options.backend.type}/${options.backend.model}`,
+          message: `the prompt exceeded the model's context; the other answers were shortened to ${fitted.maxChars} characters each for this round (the logs keep them whole)`,
+        });
+        continue;
+      }
+      return end({ outcome: "error", error, contextExceeded: overflow });
     }
     messages.push(assistantMessage(reply.text, reply.toolCalls));
     atStepBoundary = true;
 
-    // Tools that run inside the round first; the model sees their results next step.
-    const inside = reply.toolCalls.filter((call) => !isWorkflow(call));
-    for (const call of inside) {
-      const result = await runLocalTool(call, localTools, options);
+    // Tools that run inside the round first; the model sees their results next step. A call to
+    // a tool the round does not offer is answered with the tools that exist and costs an attempt.
+    const workflowCalls = reply.toolCalls.filter(isWorkflow);
+    const working = reply.toolCalls.filter((call) => !isWorkflow(call));
+    const unknown = working.filter((call) => !localTools.has(call.toolName));
+    for (const call of working) {
+      const result = await runLocalTool(call, localTools, options, offered);
       messages.push({
         role: "tool",
         toolCallId: call.toolCallId,
@@ -177,16 +246,57 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
         ...result,
       });
     }
-    const parsed = parseWorkflowCall(reply.toolCalls, judge.workflowToolNames);
-    if (
-      parsed.kind === "invalid" &&
-      inside.length > 0 &&
-      reply.toolCalls.length === inside.length
-    ) {
+    if (workflowCalls.length === 0 && working.length > 0 && unknown.length === 0) {
       continue; // only working tools this step: the round goes on
     }
 
-    let refusal: string | undefined;
+    // Two workflow calls in one reply: the last one counts.
+    const last = workflowCalls.at(-1);
+    const ignored = workflowCalls.slice(0, -1);
+    if (ignored.length > 0) {
+      answerToolCalls(messages, ignored, IGNORED_CALL);
+      emitter.emit({
+        type: "warning",
+        agentId,
+        source: "orchestrator",
+        message: `${agentId} made ${workflowCalls.length} workflow calls in one reply (${workflowCalls.map((call) => call.toolName).join(", ")}); the last one counts`,
+      });
+    }
+
+    let parsed: WorkflowCall | undefined;
+    let failure: string | undefined;
+    let viaText = false;
+    if (last !== undefined) {
+      if (last.inputError !== undefined) {
+        failure = "sent cut-off or malformed JSON arguments";
+        parsed = {
+          kind: "invalid",
+          message: `Your ${last.toolName} call's arguments were cut-off or malformed JSON (${last.inputError}). Call ${last.toolName} again with complete, valid JSON arguments.`,
+        };
+      } else {
+        parsed = parseWorkflowCall([last], judge.workflowToolNames);
+        if (parsed.kind === "invalid") failure = `made an invalid ${last.toolName} call`;
+      }
+    } else {
+      // No workflow call: plain text, an empty reply, or a tool that does not exist.
+      const text = reply.text.trim() || unknown.map(textOfUnknownCall).find((t) => t !== "") || "";
+      if (text !== "") textReplies++;
+      if (text !== "" && textReplies > judge.textRefusals()) {
+        parsed = judge.textCall(text, offered, `text-${round}-${attempt}`);
+        viaText = parsed !== undefined;
+      }
+      failure =
+        unknown.length > 0
+          ? `called the unknown tool ${[...new Set(unknown.map((call) => call.toolName))].join(", ")}`
+          : text !== ""
+            ? "answered in plain text"
+            : "sent an empty reply";
+      if (!viaText)
+        parsed = { kind: "invalid", message: noWorkflowCallMessage(unknown, text, offered) };
+    }
+    parsed ??= { kind: "invalid", message: "No workflow call." };
+
+    let refusal: string;
     if (parsed.kind === "invalid") {
       refusal = parsed.message;
     } else {
@@ -200,20 +310,29 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
       });
       const submitted = clock.now();
       const result = judge.submit(parsed, seen.version);
+      const call = parsed.call;
       const toolResult = (output: string, isError: boolean) =>
         emitter.emit({
           type: "tool-result",
           agentId,
           round,
-          toolCallId: parsed.call.toolCallId,
-          toolName: parsed.call.toolName,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
           output,
           isError,
           durationMs: clock.now() - submitted,
         });
       if (result.status === "accepted") {
         toolResult(ACCEPTED_OUTPUT[result.outcome], false);
-        return end({ outcome: result.outcome });
+        if (viaText) {
+          emitter.emit({
+            type: "warning",
+            agentId,
+            source: "orchestrator",
+            message: `${agentId} ${failure ?? "answered in plain text"}; the text was taken as its ${result.outcome} (text protocol)`,
+          });
+        }
+        return end({ outcome: result.outcome, heardText: viaText });
       }
       toolResult(result.message, true);
       if (result.status === "stale") {
@@ -226,21 +345,60 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
           via: "vote-refused",
         });
         seen = result.snapshot;
-        answerToolCalls(messages, reply.toolCalls.filter(isWorkflow), result.message);
+        if (viaText) messages.push({ role: "user", content: result.message });
+        else answerToolCalls(messages, [call], result.message);
         atStepBoundary = false; // the refusal already carries the update
         continue;
       }
       refusal = result.message;
+      failure = refusalPhrase(result.message) ?? failure ?? `made a refused ${call.toolName} call`;
     }
 
+    failures.push(failure ?? "made no valid workflow call");
     emitter.emit({ type: "workflow-invalid", agentId, round, attempt, message: refusal });
-    if (attempt >= MAX_ATTEMPTS) return end({ outcome: "invalid" });
+    if (attempt >= MAX_ATTEMPTS)
+      return end({ outcome: "invalid", diagnosis: describeFailures(failures) });
     attempt++;
-    const workflowCalls = reply.toolCalls.filter(isWorkflow);
-    if (workflowCalls.length === 0) messages.push({ role: "user", content: refusal });
-    else answerToolCalls(messages, workflowCalls, refusal);
+    if (last === undefined || viaText) messages.push({ role: "user", content: refusal });
+    else answerToolCalls(messages, [last], refusal);
     startAttempt();
   }
+}
+
+/** What the model is told of a workflow call that another in the same reply overrode. */
+const IGNORED_CALL = "Ignored: only the last workflow call of a reply counts.";
+
+/** The refusal of a reply without a workflow call: what was wrong and which tools exist. */
+function noWorkflowCallMessage(
+  unknown: readonly ToolCall[],
+  text: string,
+  offered: readonly ToolSpec[],
+): string {
+  const names = offered.map((tool) => tool.name);
+  const tools =
+    names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
+  const tail = `End your turn with exactly one call to ${tools}.`;
+  if (unknown.length > 0) {
+    const called = [...new Set(unknown.map((call) => call.toolName))].join(", ");
+    return `${called} is not a tool you have. ${tail}`;
+  }
+  if (text !== "") {
+    return `You replied in plain text without a tool call. ${tail} If your text is your answer, pass it to new_answer.`;
+  }
+  return `Your reply was empty. ${tail}`;
+}
+
+/** The diagnosis phrase of a refusal the mode gave, when it names a known misbehaviour. */
+function refusalPhrase(message: string): string | undefined {
+  if (/identical to/i.test(message)) return "repeated an answer that already exists";
+  if (/too similar/i.test(message)) return "repeated an answer with small changes";
+  if (/answer limit/i.test(message)) return "kept answering past its answer limit";
+  return undefined;
+}
+
+/** Characters of the answers a snapshot shows. */
+function answersLength(snapshot: AnswerSnapshot): number {
+  return snapshot.answers.reduce((sum, answer) => sum + answer.content.length, 0);
 }
 
 /** What the model is told when its workflow call was accepted. */
@@ -277,6 +435,7 @@ export async function runLocalTool(
   options: Pick<AgentRoundOptions, "agentId" | "round" | "emitter" | "clock" | "signal"> & {
     presenting?: boolean;
   },
+  workflowTools: readonly ToolSpec[] = [],
 ): Promise<{ content: string; isError: boolean }> {
   const { agentId, round, emitter, clock } = options;
   emitter.emit({
@@ -292,7 +451,7 @@ export async function runLocalTool(
   let isError = false;
   const tool = tools.get(call.toolName);
   if (tool === undefined) {
-    const names = [...tools.keys()];
+    const names = [...workflowTools.map((spec) => spec.name), ...tools.keys()];
     content =
       names.length > 0
         ? `Unknown tool ${call.toolName} (not one of: ${names.join(", ")}).`

@@ -18,6 +18,7 @@ import { runAgentRound, type AgentRoundResult, type RoundJudge } from "./agent-r
 import type { CoordinationEnd, CoordinationModeSpec, ModeContext } from "./modes/index.js";
 import { coordinationUserMessage, type HistoryTurn } from "./prompts.js";
 import type { AgentState } from "./team.js";
+import { defaultTextCall } from "./text-protocol.js";
 
 /** A failing agent is removed after this many failed rounds in a row. */
 export const MAX_CONSECUTIVE_FAILURES = 2;
@@ -122,6 +123,12 @@ export class Coordinator {
         history: this.options.history,
         answers: snapshot.answers,
       }),
+      openingMessage: (answers) =>
+        coordinationUserMessage({
+          question: this.options.question,
+          history: this.options.history,
+          answers,
+        }),
       seen: snapshot,
       judge: this.judgeFor(agent),
       localTools: [
@@ -146,6 +153,7 @@ export class Coordinator {
 
   private roundEnded(agent: AgentState, result: AgentRoundResult): void {
     agent.status = "idle";
+    if (result.heardText === true) agent.speaksText = true;
     for (const answer of result.seen.answers) agent.seenLabels.add(answer.label);
     switch (result.outcome) {
       case "answer":
@@ -214,20 +222,41 @@ export class Coordinator {
     this.roundControllers.get(agent)?.abort(new DOMException("cut as a straggler", "AbortError"));
   }
 
+  /**
+   * Removes an agent from the team now (its per-agent budget ran out): its round in flight is
+   * aborted and it takes no further part; coordination goes on without it.
+   */
+  removeAgent(agentId: string): void {
+    const agent = this.options.context.team.byId(agentId);
+    if (agent === undefined || agent.status === "removed") return;
+    agent.lastFailure = { message: "reached its budget", cause: "budget" };
+    if (agent.status === "working") {
+      this.cut.add(agent);
+      this.roundControllers.get(agent)?.abort(new DOMException("budget reached", "AbortError"));
+    } else {
+      agent.status = "removed";
+      queueMicrotask(() => this.schedule());
+    }
+  }
+
   private roundFailed(agent: AgentState, result: AgentRoundResult): void {
     agent.consecutiveFailures++;
     const fatal = agent.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES;
     const error = result.error;
+    const cause =
+      result.outcome === "invalid" ? "protocol" : result.contextExceeded ? "context" : "provider";
+    const message =
+      result.outcome === "invalid"
+        ? (result.diagnosis ?? "no valid workflow call after 3 attempts")
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    agent.lastFailure = { message, cause };
     this.options.context.emitter.emit({
       type: "agent-error",
       agentId: agent.agent.id,
       round: agent.rounds,
-      message:
-        result.outcome === "invalid"
-          ? "no valid workflow call after 3 attempts"
-          : error instanceof Error
-            ? error.message
-            : String(error),
+      message,
       ...(error instanceof BackendError
         ? {
             provider: error.provider,
@@ -236,6 +265,7 @@ export class Coordinator {
         : {}),
       retryable: error instanceof BackendError ? error.retryable : result.outcome === "invalid",
       fatal,
+      cause,
     });
     if (fatal) agent.status = "removed";
   }
@@ -248,6 +278,11 @@ export class Coordinator {
       workflowTools: () => mode.workflowTools(agent, context),
       snapshot: () => ({ version: team.version, answers: team.visibleAnswers() }),
       labelsSince: (version) => team.acceptedLabels.slice(version),
+      textRefusals: () => (mode.textAtOnce === true || agent.speaksText === true ? 0 : 1),
+      textCall: (text, offered, id) =>
+        mode.textCall
+          ? mode.textCall(agent, text, offered, id, context)
+          : defaultTextCall(text, offered, id),
       submit: (call, seenVersion) => {
         const result = mode.submit(agent, call, seenVersion, context);
         if (result.status === "accepted" && result.outcome === "answer") this.snapshot(agent);

@@ -12,6 +12,16 @@ export {
 export { DEFAULT_ANSWERS_WITHOUT_NEWS } from "./modes/decomposition.js";
 export type { DiversityMode } from "./personas.js";
 export { MAX_ATTEMPTS } from "./agent-round.js";
+export {
+  BudgetMeter,
+  defaultBudget,
+  effectiveBudget,
+  DEFAULT_CALLS_PER_AGENT,
+  DEFAULT_EXTRA_CALLS,
+  type BudgetLimits,
+  type RunBudget,
+} from "./budget.js";
+export { DEFAULT_MAX_ANSWERS_PER_AGENT } from "./modes/answers.js";
 export { MAX_CONSECUTIVE_FAILURES } from "./coordinator.js";
 export {
   COORDINATION_MODES,

@@ -50,8 +50,9 @@ export interface ModelCallOptions {
 
 /**
  * Performs the call and emits its events.
- * @throws whatever the backend throws (BackendError, AbortError); a `usage` event is emitted only
- *   for calls that finished, while every block opened is closed either way.
+ * @throws whatever the backend throws (BackendError, AbortError); a call that failed still emits
+ *   its `usage` event (`failed: true`, finish reason `error`), one aborted by the signal does not;
+ *   every block opened is closed either way.
  */
 export async function callModel(options: ModelCallOptions): Promise<ModelReply> {
   const { agentId, round, emitter, clock } = options;
@@ -86,6 +87,8 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
             toolCallId: chunk.toolCallId,
             toolName: chunk.toolName,
             input: chunk.input,
+            ...(chunk.repaired === true ? { repaired: true } : {}),
+            ...(chunk.inputError !== undefined ? { inputError: chunk.inputError } : {}),
           });
           break;
         case "provider-tool-call":
@@ -143,6 +146,23 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
           break;
       }
     }
+  } catch (error) {
+    // A request that was sent and failed is still a model call (issue 25 item 7): counted, apart.
+    if (!options.signal.aborted) {
+      emitter.emit({
+        type: "usage",
+        agentId,
+        round,
+        backend: options.backend.type,
+        model: options.backend.model,
+        usage: reply.usage,
+        durationMs: clock.now() - started,
+        ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
+        finishReason: "error",
+        failed: true,
+      });
+    }
+    throw error;
   } finally {
     blocks.closeAll();
   }

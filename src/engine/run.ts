@@ -10,6 +10,7 @@ import { setMaxListeners } from "node:events";
 import type { Clock } from "../clock.js";
 import type { CoordEvent, RunEndReason, StopReason } from "../events/index.js";
 import type { LocalTool, NoticeSource } from "../tools/index.js";
+import { BudgetMeter, effectiveBudget, type RunBudget } from "./budget.js";
 import { Coordinator } from "./coordinator.js";
 import { createEmitter, type Emitter } from "./emitter.js";
 import {
@@ -26,8 +27,10 @@ import { present } from "./presentation.js";
 import type { HistoryTurn } from "./prompts.js";
 import { stopDetailOf, stopReasonOf } from "./stop-reason.js";
 import { Team, type EngineAgent } from "./team.js";
+import type { LimitReached } from "./budget.js";
+import { failureMessage, noteDegradation } from "./degradation.js";
 
-export type { EngineAgent, HistoryTurn, PersonaOptions };
+export type { EngineAgent, HistoryTurn, PersonaOptions, RunBudget };
 
 /** Options of {@link runCoordination}. */
 export interface RunCoordinationOptions {
@@ -75,6 +78,11 @@ export interface RunCoordinationOptions {
    * runs, since only the presenter may write there (COORDINATION.md step 7 and "Other modes").
    */
   presenterWrites?: boolean;
+  /**
+   * The run budget (`./budget.ts`, docs/coordination.md "Budget"): absent call limits default to
+   * `40 × agents + 10` for the run and 40 per agent, so every run is bounded.
+   */
+  budget?: RunBudget | undefined;
 }
 
 /**
@@ -97,8 +105,25 @@ const STOPPED_MESSAGE: Record<StopReason, string> = {
   timeout: "stopped by the caller's time limit",
 };
 
-async function execute(options: RunCoordinationOptions, emitter: Emitter): Promise<void> {
+async function execute(options: RunCoordinationOptions, baseEmitter: Emitter): Promise<void> {
   const { clock } = options;
+  // Every event passes the budget meter and the degradation record (issue 25 items 2 and 3).
+  const meter = new BudgetMeter(effectiveBudget(options.budget, options.agents.length));
+  const degraded: string[] = [];
+  let onLimit: (reached: LimitReached) => void = () => undefined;
+  const emitter: Emitter = {
+    ...baseEmitter,
+    emit(body) {
+      const event = baseEmitter.emit(body);
+      noteDegradation(body, degraded);
+      for (const reached of meter.record(body)) {
+        baseEmitter.emit(reached);
+        noteDegradation(reached, degraded);
+        onLimit(reached);
+      }
+      return event;
+    },
+  };
   const started = clock.now();
   const history = options.history ?? [];
   const mode = COORDINATION_MODES[options.mode];
@@ -138,6 +163,7 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
       reason,
       durationMs: clock.now() - started,
       ...(error ? { error } : {}),
+      ...(degraded.length > 0 ? { degraded: [...new Set(degraded)] } : {}),
     });
   };
 
@@ -169,9 +195,18 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
   if (options.signal?.aborted) onStop();
   options.signal?.addEventListener("abort", onStop, { once: true });
   clock.sleep(options.orchestratorTimeoutMs, timer.signal).then(
-    () => stopWith("timeout"),
+    () => {
+      degraded.push(
+        `the orchestrator timeout (${Math.round(options.orchestratorTimeoutMs / 1000)} s, timeout_settings.orchestrator_timeout_seconds) ended coordination`,
+      );
+      stopWith("timeout");
+    },
     () => undefined,
   );
+  onLimit = (reached) => {
+    if (reached.scope === "run") stopWith("budget");
+    else if (reached.agentId !== undefined) coordinator.removeAgent(reached.agentId);
+  };
 
   let end: CoordinationEnd;
   try {
@@ -192,13 +227,13 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
 
   if (stopped !== undefined)
     return void runEnd(stopped, stopDetailOf(options.signal!) ?? STOPPED_MESSAGE[stopped]);
-  if (end !== "completed" && end !== "timeout") {
-    return void runEnd(
-      "failed",
-      "every agent failed; see the agent-error events for the providers' messages",
-    );
+  // No accepted answer is thrown away (issue 25 item 3): a run that failed, ran out of budget or
+  // time after answers were accepted presents the best of them.
+  const choice = mode.chooseWinner(end === "completed" ? "completed" : "timeout", context);
+  if (choice === undefined && end === "failed") return void runEnd("failed", failureMessage(team));
+  if (choice === undefined && end === "budget") {
+    return void runEnd("failed", "the run's budget was reached before any answer was accepted");
   }
-  const choice = mode.chooseWinner(end, context);
   if (choice === undefined && end === "completed") {
     // Every agent stopped (decomposition) without anyone giving an answer.
     return void runEnd("failed", "coordination ended without any answer; see the stop events");
@@ -207,7 +242,8 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
     const seconds = Math.round(options.orchestratorTimeoutMs / 1000);
     return void runEnd("timeout", `no answer before the orchestrator timeout (${seconds} s)`);
   }
-  const { presenter, basis } = choice;
+  const { presenter } = choice;
+  const basis = end === "completed" || end === "timeout" ? choice.basis : "partial";
   const tally = team.tally();
   emitter.emit({
     type: "winner",
@@ -232,7 +268,11 @@ async function execute(options: RunCoordinationOptions, emitter: Emitter): Promi
       presenter,
       question: options.question,
       history,
-      skip: mode.skipPresentation(choice, context) && options.presenterWrites !== true,
+      // After the budget ran out, or when the presenter was removed, the answer is shown as is.
+      skip:
+        (mode.skipPresentation(choice, context) && options.presenterWrites !== true) ||
+        end === "budget" ||
+        presenter.status === "removed",
       plan: mode.presentation?.(choice, context, { question: options.question, history }),
       localTools: options.localTools ?? [],
       emitter,

@@ -40,6 +40,10 @@ export interface AgentState {
   answer: { label: string; content: string } | undefined;
   vote: { targetAnonId: string; reason: string } | undefined;
   consecutiveFailures: number;
+  /** Its last failed round: what went wrong, in words, and who was at fault (`agent-error.cause`). */
+  lastFailure?: { message: string; cause: "provider" | "protocol" | "budget" | "context" };
+  /** True once a reply of its model in plain text was heard (the text protocol): no more refusals. */
+  speaksText?: boolean;
   /** Labels of the answers the agent has seen (its own included). */
   seenLabels: Set<string>;
   /** Persona put before its system message, if any (given, generated or reused). */

@@ -2,7 +2,7 @@
  * The wave structure of voting mode (issue 19; COORDINATION.md step 5, "No wasted rounds"): on a
  * virtual clock where every model call takes 500 ms, the model calls that start at the same
  * instant form one wave. Agents that agree finish in three waves: answer, vote, present — also
- * when the later agents' identical answers are refused as duplicates and they vote instead.
+ * when the later agents' identical answers are heard as votes and they vote again in the round.
  */
 import { describe, expect, test } from "vitest";
 import type { ScriptedStep } from "../backends/index.js";
@@ -51,8 +51,10 @@ describe("voting waves with defer_voting_until_all_answered", () => {
     const { starts, events } = await callStarts(3);
     expect(waves(starts)).toEqual([0, CALL_MS, 2 * CALL_MS]);
     expect(starts).toHaveLength(7);
-    // The two later identical answers were refused; those agents voted in the same round.
-    expect(events.filter((type) => type === "workflow-invalid")).toHaveLength(2);
+    // The two later identical answers were heard as votes for agent1.1, refused as stale (they
+    // had not seen it); those agents voted again in the same round.
+    expect(events.filter((type) => type === "workflow-invalid")).toHaveLength(0);
+    expect(events.filter((type) => type === "vote-refused")).toHaveLength(2);
     expect(events.filter((type) => type === "vote")).toHaveLength(3);
   });
 

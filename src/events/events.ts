@@ -284,6 +284,26 @@ function buildCoordEventSchema() {
       retryable: z.boolean(),
       /** True when the agent is removed from the team. */
       fatal: z.boolean(),
+      /**
+       * What failed: `provider` (the provider answered with an error or not at all), `protocol`
+       * (the model misbehaved: plain text, an unknown tool, a repeated answer, cut-off JSON),
+       * `budget` (a per-agent limit of the run budget), `context` (the prompt outgrew the model's
+       * context window). Absent in logs written before it existed: read as `provider`.
+       */
+      cause: z.enum(["provider", "protocol", "budget", "context"]).optional(),
+    }),
+    /**
+     * A limit of the run budget (docs/coordination.md "Budget") was reached. `scope: run` ends
+     * coordination the way the orchestrator timeout does (the best answer so far is presented);
+     * `scope: agent` removes that agent (`agentId`). `used` and `max` are in the limit's unit:
+     * model calls, tokens (input + output) or USD.
+     */
+    ev("limit-reached", {
+      scope: z.enum(["run", "agent"]),
+      limit: z.enum(["calls", "tokens", "cost"]),
+      used: z.number().nonnegative(),
+      max: z.number().nonnegative(),
+      message: z.string(),
     }),
     /**
      * The straggler rule (`timeout_settings.straggler_timeout_seconds`): every other agent was done
@@ -312,6 +332,13 @@ function buildCoordEventSchema() {
       /** Time from request to first streamed chunk, if any chunk came. */
       timeToFirstTokenMs: z.number().nonnegative().optional(),
       finishReason: z.string(),
+      /**
+       * True for a request that failed (HTTP error, network, timeout, no reply): it still counts
+       * as a model call, shown apart. Its `usage` is what the provider reported (usually zero) and
+       * `finishReason` is `error`. Retries inside the backend are `retry` events, each one more
+       * failed request sent.
+       */
+      failed: z.boolean().optional(),
     }),
     ev("round-end", {
       round: z.number().int().positive(),
@@ -334,8 +361,12 @@ function buildCoordEventSchema() {
       /** Votes per real agent id, for the final answer set. */
       tally: z.record(z.string(), z.number().int().nonnegative()),
       tieBroken: z.boolean(),
-      /** How the winner was chosen. */
-      basis: z.enum(["votes", "timeout", "single", "quick", "decomposition"]),
+      /**
+       * How the winner was chosen. `partial`: coordination did not complete (agents removed, the
+       * budget reached) and the winner was chosen from the answers in hand, by the votes that
+       * exist, else the first answer in config order.
+       */
+      basis: z.enum(["votes", "timeout", "single", "quick", "decomposition", "partial"]),
     }),
     /** The presenter's streamed final answer opens (after `round-start` of kind `final`). */
     ev("final-start", { blockId: z.string() }),
@@ -385,6 +416,12 @@ function buildCoordEventSchema() {
       durationMs: z.number().nonnegative(),
       /** One line saying what went wrong, when `reason` is not `completed`. */
       error: z.string().optional(),
+      /**
+       * Why the run's answer (or its failure) is degraded, one line per reason: agents removed and
+       * what their model did, a budget limit, the orchestrator timeout, a failed presentation.
+       * Absent for a clean run. A run that presented an answer keeps `reason: completed`.
+       */
+      degraded: z.array(z.string()).optional(),
     }),
   ]);
 }

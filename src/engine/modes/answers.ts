@@ -10,10 +10,17 @@ import type { AgentState } from "../team.js";
 import type { WorkflowCall } from "../workflow-tools.js";
 import type { ModeContext } from "./mode.js";
 
+/**
+ * Answers one agent may give in a run when `max_new_answers_per_agent` is unset (issue 25 item
+ * 1): every run is bounded even when a model never votes. Decomposition reads the key otherwise.
+ */
+export const DEFAULT_MAX_ANSWERS_PER_AGENT = 5;
+
 /** True while `agent` may still give a new answer under the caps (`max_new_answers_*`). */
 export function withinAnswerCaps(agent: AgentState, context: ModeContext): boolean {
-  const { max_new_answers_per_agent: perAgent, max_new_answers_global: global } = context.settings;
-  if (perAgent !== undefined && agent.answerCount >= perAgent) return false;
+  const { max_new_answers_per_agent: given, max_new_answers_global: global } = context.settings;
+  const perAgent = given ?? DEFAULT_MAX_ANSWERS_PER_AGENT;
+  if (agent.answerCount >= perAgent) return false;
   if (global !== undefined && context.team.version >= global) return false;
   return true;
 }
@@ -22,7 +29,7 @@ export function withinAnswerCaps(agent: AgentState, context: ModeContext): boole
 export function refuseOverCap(agent: AgentState, context: ModeContext): string | undefined {
   return withinAnswerCaps(agent, context)
     ? undefined
-    : "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now.";
+    : "You have reached the answer limit (max_new_answers_per_agent / max_new_answers_global); you can only vote now: call vote.";
 }
 
 /**

@@ -28,7 +28,13 @@ import { personaPrompt } from "../prompts.js";
 import type { SubmitResult } from "../agent-round.js";
 import type { AgentState } from "../team.js";
 import { newAnswerTool, stopTool, type WorkflowCall } from "../workflow-tools.js";
-import { firstWithAnswer, personaOf, presenterOf, recordAnswer } from "./answers.js";
+import {
+  DEFAULT_MAX_ANSWERS_PER_AGENT,
+  firstWithAnswer,
+  personaOf,
+  presenterOf,
+  recordAnswer,
+} from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
 
 /** Answers in a row without news that stop an agent when `max_new_answers_per_agent` is unset. */
@@ -80,7 +86,16 @@ export const decompositionMode: CoordinationModeSpec = {
           "The team has reached its answer limit (max_new_answers_global); call stop instead.",
       };
     }
-    const refusal = refuseCopy(agent, call.content, context);
+    // A part identical to one that exists is agreement (a question with nothing to split): its
+    // own unchanged part is heard as `stop(complete)`, another's is taken as its part too.
+    if (agent.answer?.content === call.content) {
+      stopAtCap(agent, "re-submitted its part unchanged (heard as stop: complete)", context);
+      return { status: "accepted", outcome: "stop" };
+    }
+    const copied = context.team.agents.find(
+      (other) => other !== agent && other.answer?.content === call.content,
+    );
+    const refusal = copied === undefined ? refuseCopy(agent, call.content, context) : undefined;
     if (refusal !== undefined) return { status: "invalid", message: refusal };
     const peerAnswers = peerAnswersBefore(agent, seenVersion, context);
     agent.answersWithoutNews =
@@ -88,17 +103,25 @@ export const decompositionMode: CoordinationModeSpec = {
     agent.peerAnswersSeen = peerAnswers;
     const result = recordAnswer(agent, call.content, context);
     const cap = answerCap(context);
-    if (agent.answersWithoutNews >= cap) {
+    // Answers with news in between can go on for ever: a run-wide cap bounds them all the same.
+    const total = Math.max(cap, DEFAULT_MAX_ANSWERS_PER_AGENT);
+    if (copied !== undefined) {
+      // It wrote that part word for word: it has read it, and its news need not wake it.
+      if (copied.answer !== undefined) agent.seenLabels.add(copied.answer.label);
+      stopAtCap(
+        agent,
+        `gave ${copied.anonId}'s part word for word: agreement, nothing left to split`,
+        context,
+      );
+    } else if (agent.answersWithoutNews >= cap) {
       const summary = `gave ${agent.answersWithoutNews} answer${agent.answersWithoutNews === 1 ? "" : "s"} in a row without news from the other agents (max_new_answers_per_agent: ${cap})`;
-      agent.stop = { status: "complete", summary };
-      context.emitter.emit({
-        type: "stop",
-        agentId: agent.agent.id,
-        round: agent.rounds,
-        status: "complete",
-        summary,
-        cause: "answer-cap",
-      });
+      stopAtCap(agent, summary, context);
+    } else if (agent.answerCount >= total) {
+      stopAtCap(
+        agent,
+        `gave ${agent.answerCount} answers, its limit in a run (${total}, or max_new_answers_per_agent if larger)`,
+        context,
+      );
     }
     return result;
   },
@@ -169,6 +192,19 @@ function submitStop(
     cause: "agent",
   });
   return { status: "accepted", outcome: "stop" };
+}
+
+/** Stops `agent` as `complete` on the engine's account (`stop.cause: answer-cap`). */
+function stopAtCap(agent: AgentState, summary: string, context: ModeContext): void {
+  agent.stop = { status: "complete", summary };
+  context.emitter.emit({
+    type: "stop",
+    agentId: agent.agent.id,
+    round: agent.rounds,
+    status: "complete",
+    summary,
+    cause: "answer-cap",
+  });
 }
 
 /** Other agents' answers among the first `version` answers of the run (what the agent had seen). */

@@ -16,6 +16,7 @@ import type { PresentationPlan } from "../presentation.js";
 import type { HistoryTurn } from "../prompts.js";
 import type { AgentState, Team } from "../team.js";
 import type { WorkflowCall, WorkflowToolName } from "../workflow-tools.js";
+import type { TextCall } from "../text-protocol.js";
 import type { LocalTool } from "../../tools/index.js";
 import type { ExecutionSettings, HumanChannel, PlanningSettings } from "../plan-settings.js";
 
@@ -63,7 +64,8 @@ export interface PrepareContext extends ModeContext, Conversation {
 }
 
 /** How coordination ended before the winner is chosen (the engine's view of `run-end.reason`). */
-export type CoordinationEnd = "completed" | "failed" | "timeout" | "interrupted" | "shutdown";
+export type CoordinationEnd =
+  "completed" | "failed" | "timeout" | "budget" | "interrupted" | "shutdown";
 
 /** The presenter and why it was chosen (the `winner` event's `basis`). */
 export interface WinnerChoice {
@@ -101,6 +103,22 @@ export interface CoordinationModeSpec {
    * coordinator also asks it whether a winner could be chosen yet (the straggler rule).
    */
   chooseWinner(end: "completed" | "timeout", context: ModeContext): WinnerChoice | undefined;
+  /**
+   * True when a reply in plain text is heard at once by the text protocol, without a first
+   * refusal (quick and single-agent modes: an answer is all they ask for). Default false.
+   */
+  readonly textAtOnce?: boolean;
+  /**
+   * Optional: the workflow call a reply in plain text stands for in this mode (planning: a plan
+   * written as text). Default: the text protocol (`../text-protocol.ts`).
+   */
+  textCall?(
+    agent: AgentState,
+    text: string,
+    offered: readonly ToolSpec[],
+    id: string,
+    context: ModeContext,
+  ): TextCall | undefined;
   /** True when the winning answer is final as is (no presentation model call). */
   skipPresentation(choice: WinnerChoice, context: ModeContext): boolean;
   /**

@@ -16,6 +16,7 @@ export function oneAnswerMode(
   return {
     ...spec,
     workflowToolNames: ["new_answer"],
+    textAtOnce: true,
     workflowTools: () => [newAnswerTool()],
     systemPrompt: (agent, context) =>
       coordinationSystemPrompt({

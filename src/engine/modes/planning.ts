@@ -15,8 +15,9 @@ import { askOthersTool, canAsk } from "../broadcast.js";
 import { planningSystemPrompt } from "../plan-prompts.js";
 import type { PlanningSettings } from "../plan-settings.js";
 import { checkSubmission, submitPlanTool } from "../plan-submission.js";
+import { planningTextCall } from "../plan-text.js";
 import { sensitivityLine } from "../prompts.js";
-import { personaOf, recordAnswer, refuseOverCap, refuseUnoriginal } from "./answers.js";
+import { personaOf, recordAnswer, refuseOverCap, refuseUnoriginal, submitVote } from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";
 import { answerAndVoteTools, canVote, soloAwareVoting } from "./solo-voting.js";
 import { votingMode } from "./voting.js";
@@ -69,6 +70,13 @@ export const planningMode: CoordinationModeSpec = {
     const checked = checkSubmission(call.input, targetsOf(planningSettings(context)));
     if (!checked.ok) return { status: "invalid", message: checked.message };
     const content = renderPlan(checked.draft);
+    // A plan that exists word for word is agreement: heard as a vote for it (as in voting mode).
+    const same = context.team.agents.find((other) => other.answer?.content === content);
+    if (same !== undefined && canVote(context)) {
+      const reason = "re-submitted this plan unchanged (heard as a vote)";
+      const vote = { kind: "vote", call: call.call, agentId: same.anonId, reason } as const;
+      return submitVote(agent, vote, seenVersion, context);
+    }
     const refusal = refuseUnoriginal(content, context);
     if (refusal !== undefined) return { status: "invalid", message: refusal };
     const result = recordAnswer(agent, content, context);
@@ -85,6 +93,9 @@ export const planningMode: CoordinationModeSpec = {
     });
     return result;
   },
+
+  textCall: (_agent, text, offered, id, context) =>
+    planningTextCall(text, offered, id, planningSettings(context).chunks),
 
   // The plan is final as voted: the files are written from the winner's `plan` event.
   skipPresentation: () => true,

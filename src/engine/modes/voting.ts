@@ -60,13 +60,18 @@ export const votingMode: CoordinationModeSpec = {
     }
     const overCap = refuseOverCap(agent, context);
     if (overCap !== undefined) return { status: "invalid", message: overCap };
-    const refusal = refuseUnoriginal(call.content, context);
-    if (refusal !== undefined) {
-      // An identical answer is agreement: the agent is told to vote for it (issue 19).
-      if (context.team.agents.some((other) => other.answer?.content === call.content))
-        agent.refusedAsCopy = true;
-      return { status: "invalid", message: refusal };
+    // Re-submitting an answer that already exists, word for word, is agreement: it counts as a
+    // vote for that answer (issue 25: models re-submit instead of voting).
+    const same = context.team.agents.find((other) => other.answer?.content === call.content);
+    if (same !== undefined && canVote(context)) {
+      // It most likely votes in this same round: deferral no longer waits for it (issue 19).
+      agent.refusedAsCopy = true;
+      const reason = "re-submitted this answer word for word (heard as a vote)";
+      const vote = { kind: "vote", call: call.call, agentId: same.anonId, reason } as const;
+      return submitVote(agent, vote, seenVersion, context);
     }
+    const refusal = refuseUnoriginal(call.content, context);
+    if (refusal !== undefined) return { status: "invalid", message: refusal };
     return recordAnswer(agent, call.content, context);
   },
 

@@ -1,0 +1,94 @@
+/**
+ * Context that fits (issue 25 item 5; docs/coordination.md "Context that fits"): when a request is
+ * refused because the prompt exceeds the model's context window, the round starts its
+ * conversation again from the opening message with every other answer shortened:
+ *
+ * - with a known window (the provider's message names it, e.g. "maximum context length is 8192
+ *   tokens"), the answers share what is left of `window × 3` characters (a cautious 3 characters
+ *   per token) after the system prompt and the question, keeping a quarter of the window free
+ *   for the reply;
+ * - without one, each answer is cut to half its length (a quarter on the second try).
+ *
+ * A shortened answer keeps its beginning and ends with a note saying how much was cut; the logs
+ * keep every answer whole. A round shortens at most twice (`MAX_CONTEXT_FITS`), so an identical
+ * 400 is never retried blindly.
+ */
+import type { VisibleAnswer } from "./prompts.js";
+
+/** Characters per token assumed when fitting answers into a window (cautious for English). */
+export const CHARS_PER_TOKEN = 3;
+/** The least an answer is cut to (characters). */
+export const MIN_ANSWER_CHARS = 200;
+
+const CONTEXT_PATTERN =
+  /context[_ ]length|maximum context|context window|prompt is too long|too many tokens|exceeds? the (?:maximum|model'?s?) (?:number of tokens|context)|input is too long|reduce the length/i;
+
+/**
+ * True when `error` says the prompt exceeds the model's context: a `BackendError` of kind
+ * `context-length`, or a provider message that says so (OpenAI `context_length_exceeded`,
+ * Anthropic "prompt is too long", Gemini "exceeds the maximum number of tokens", vLLM "maximum
+ * context length").
+ */
+export function isContextLengthError(error: unknown): boolean {
+  if (error === null || typeof error !== "object") return false;
+  const fields = error as { kind?: unknown; message?: unknown; status?: unknown };
+  if (fields.kind === "context-length") return true;
+  if (typeof fields.status === "number" && fields.status !== 400 && fields.status !== 413)
+    return false;
+  return typeof fields.message === "string" && CONTEXT_PATTERN.test(fields.message);
+}
+
+/** The model's context window in tokens, when the error names it; undefined otherwise. */
+export function contextWindowOf(error: unknown): number | undefined {
+  if (error === null || typeof error !== "object") return undefined;
+  const fields = error as { contextWindow?: unknown; message?: unknown };
+  if (typeof fields.contextWindow === "number" && fields.contextWindow > 0)
+    return fields.contextWindow;
+  if (typeof fields.message !== "string") return undefined;
+  const match =
+    /(?:maximum context length|context (?:length|window)|maximum)\D{0,20}?(\d[\d,]{2,})\s*tokens/i.exec(
+      fields.message,
+    );
+  const tokens = match ? Number(match[1]!.replace(/,/g, "")) : NaN;
+  return Number.isFinite(tokens) && tokens > 0 ? tokens : undefined;
+}
+
+/** Options of {@link fitAnswers}. */
+export interface FitOptions {
+  /** The model's window (tokens), when known. */
+  contextWindowTokens: number | undefined;
+  /** Characters of the prompt besides the answers (system prompt, question, history). */
+  fixedChars: number;
+  /** 1 on the first fit of the round, 2 on the second. */
+  attempt: number;
+}
+
+/**
+ * The answers shortened to fit (see the module comment).
+ * @returns the shortened answers and the most characters each kept.
+ */
+export function fitAnswers(
+  answers: readonly VisibleAnswer[],
+  options: FitOptions,
+): { answers: VisibleAnswer[]; maxChars: number } {
+  const longest = Math.max(0, ...answers.map((answer) => answer.content.length));
+  let maxChars: number;
+  if (options.contextWindowTokens !== undefined) {
+    const room = options.contextWindowTokens * CHARS_PER_TOKEN * 0.75 - options.fixedChars;
+    const share = Math.floor(room / Math.max(1, answers.length) / options.attempt);
+    maxChars = Math.max(MIN_ANSWER_CHARS, share);
+  } else {
+    maxChars = Math.max(MIN_ANSWER_CHARS, Math.floor(longest / 2 ** options.attempt));
+  }
+  return {
+    maxChars,
+    answers: answers.map((answer) =>
+      answer.content.length <= maxChars
+        ? answer
+        : {
+            ...answer,
+            content: `${answer.content.slice(0, maxChars)}\n[… cut to fit the model's context: ${maxChars} of ${answer.content.length} characters shown]`,
+          },
+    ),
+  };
+}
