@@ -116,6 +116,47 @@ describe("toBackendError", () => {
     ).toMatchObject({ status: 500, retryable: false });
   });
 
+  it("recognises a context overflow in a stream's error frame (Responses API) and over HTTP", () => {
+    const frame = {
+      type: "error",
+      code: "context_length_exceeded",
+      message:
+        "Your input exceeds the context window of this model. Please adjust your input and try again.",
+    };
+    expect(toBackendError(frame, context)).toMatchObject({
+      kind: "context-length",
+      contextWindow: undefined,
+      retryable: false,
+      status: 400,
+    });
+    const body = JSON.stringify({
+      error: {
+        code: 500,
+        message: "the request exceeds the available context size",
+        type: "exceed_context_size_error",
+        n_ctx: 4096,
+      },
+    });
+    expect(toBackendError(apiError(500, body), context)).toMatchObject({
+      kind: "context-length",
+      contextWindow: 4096,
+      retryable: false,
+      status: 500,
+    });
+  });
+
+  it("recognises a refused tool_choice, and nothing else as one", () => {
+    const refused =
+      '{"object":"error","message":"tool_choice = \\"required\\" is not supported!","type":"BadRequestError","code":400}';
+    expect(toBackendError(apiError(400, refused), context)).toMatchObject({
+      kind: "tool-choice",
+      status: 400,
+    });
+    expect(toBackendError(apiError(400, '{"error":{"message":"why"}}'), context).kind).toBe(
+      undefined,
+    );
+  });
+
   it("makes other errors non-retryable", () => {
     expect(toBackendError(new Error("schema mismatch"), context)).toMatchObject({
       retryable: false,
