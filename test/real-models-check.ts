@@ -8,7 +8,9 @@
  *   (`callBound`: default budget `maxCalls + agents − 1` per run);
  * - whenever coord accepted an answer (`answer` events in the run logs), it prints an answer on
  *   stdout (with the 18 every fake answer ends on) and exits 0; a run that never accepted one exits 2;
- * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`).
+ * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`);
+ * - when no request failed at the provider, stderr does not send the user to "the providers'
+ *   messages".
  *
  * Every failed check is reported with the cell's exit code, calls, prompt tokens and last stderr
  * lines (`expect.soft`), so one run shows everything a cell gets wrong.
@@ -41,5 +43,10 @@ export async function checkCell(cell: Cell): Promise<void> {
   const diagnosis = DIAGNOSIS[baseBehaviour(cell.behaviour)];
   if (diagnosis !== undefined && result.misbehaved > 0) {
     expect.soft(result.stderr, `stderr names the behaviour: ${account}`).toMatch(diagnosis);
+  }
+  if (result.failed === 0) {
+    expect
+      .soft(result.stderr, `no provider failed, so none is blamed: ${account}`)
+      .not.toMatch(/providers' messages/);
   }
 }

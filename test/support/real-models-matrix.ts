@@ -50,7 +50,8 @@ export function cellName(cell: Cell): string {
 
 /**
  * What stderr must name when the behaviour was played (the misbehaviour's diagnosis). Keys are
- * behaviours without rate or window.
+ * behaviours without rate or window. `never-votes` has none: the answer cap ends it by offering
+ * only the vote, which needs no diagnosis.
  */
 export const DIAGNOSIS: Record<string, RegExp> = {
   "plain-text": /plain text/i,
@@ -58,8 +59,7 @@ export const DIAGNOSIS: Record<string, RegExp> = {
   "unknown-tool": /unknown tool .?final_answer/i,
   "cutoff-json": /cut-off|malformed JSON/i,
   "two-answers": /two .*(answers|calls)|last one counts/i,
-  resubmit: /repeated|identical/i,
-  "never-votes": /limit|cap/i,
+  resubmit: /repeated|identical|re-submitted|word for word/i,
   "copies-part": /word for word|identical|agreement/i,
   "no-required": /tool_choice/,
   "plan-text": /plan .*text|text .*plan/i,
@@ -90,6 +90,8 @@ export interface CellResult extends CliResult {
   promptTokens: number;
   /** Replies in which the fake played the behaviour. */
   misbehaved: number;
+  /** Replies the fake failed with an HTTP error (the provider failed, as far as coord knows). */
+  failed: number;
   /** `answer` events in every events.jsonl of the run(s): answers coord accepted. */
   answers: number;
   bound: number;
@@ -142,6 +144,7 @@ export async function runCell(
       calls: totals.requests,
       promptTokens: totals.promptTokens,
       misbehaved: totals.misbehaved,
+      failed: totals.failed,
       answers: await acceptedAnswers(box.cwd),
       bound: callBound(cell.mode),
       wallMs,

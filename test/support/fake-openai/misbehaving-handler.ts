@@ -133,6 +133,20 @@ export function contextLengthMessage(window: number, prompt: number): string {
   return `This model's maximum context length is ${window} tokens. However, your messages resulted in ${prompt} tokens. Please reduce the length of the messages.`;
 }
 
+/**
+ * The arguments of a workflow call cut off mid-string, as a model that ran out of output tokens
+ * sends them: `new_answer` → `{"content": "The answer is 18`, `submit_plan` → its plan's JSON cut
+ * inside the second task, `stop` → `{"status": "complete", "summary": "My part`.
+ */
+export function cutOff(tool: string, tag: string): string {
+  if (tool === "submit_plan") {
+    const text = JSON.stringify(soundPlan(tag));
+    return text.slice(0, text.indexOf("Compute the day"));
+  }
+  if (tool === "stop") return '{"status": "complete", "summary": "My part';
+  return '{"content": "The answer is 18';
+}
+
 /** The Markdown plan a `plan-text` model writes instead of calling `submit_plan`. */
 export const MARKDOWN_PLAN = [
   "# Plan",
@@ -147,7 +161,7 @@ export const COPIED_TEXT = "16 - 3 - 4 = 9 eggs are sold at $2 each. The answer 
 /**
  * A handler whose model names pick a behaviour per agent (see the module doc): `plain-text`
  * ("Sure! The answer is 18." and no tool call), `empty` (an empty reply), `unknown-tool` (calls
- * `final_answer`), `cutoff-json` (the first workflow tool with cut-off JSON arguments),
+ * `final_answer`), `cutoff-json` (the first workflow tool with cut-off JSON arguments, {@link cutOff}),
  * `two-answers` (two `new_answer` calls in one reply), `resubmit` (its identical answer or plan
  * instead of a vote), `never-votes` (a slightly different answer or plan every round), `copies-part` (another
  * agent's answer word for word), `no-required` (HTTP 400 as vLLM for `tool_choice: "required"`,
@@ -225,7 +239,7 @@ function misbehave(
         : undefined;
     case "cutoff-json":
       return workflow !== undefined
-        ? { toolCalls: [{ name: workflow, arguments: '{"content": "The answer is 18' }] }
+        ? { toolCalls: [{ name: workflow, arguments: cutOff(workflow, spec.tag) }] }
         : undefined;
     case "two-answers":
       return offers("new_answer")
