@@ -13,7 +13,7 @@ const SEPARATORS = /[;&|\n()`{}]|\$\(/;
 /** Words that run the next word as the command (`env sudo id`, `nohup rm -rf /`). */
 const WRAPPERS = new Set(["env", "exec", "command", "nohup", "nice", "time", "xargs", "builtin"]);
 
-/** `s''udo` → `sudo`, `\sudo` → `sudo`, `"$HOME"` → `$HOME`: quotes and backslashes dropped. */
+/** `s''udo` → `sudo`, `\sudo` → `sudo`, `"${HOME}"` → `$HOME`: quotes and backslashes dropped. */
 function unquote(text: string): string {
   return text
     .replace(/\\(.)/gs, "$1")
