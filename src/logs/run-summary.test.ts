@@ -6,6 +6,7 @@ import { combineTurns, formatTimestamp } from "./run-list.js";
 import { summarizeRun } from "./run-summary.js";
 import type { SelectedRun } from "./select-run.js";
 import { sortTools } from "./tool-breakdown.js";
+import { renderLogsSummary } from "../ui/plain/logs-summary.js";
 
 const START = Date.parse("2025-03-01T10:00:00.000Z");
 
@@ -124,6 +125,80 @@ describe("summarizeRun", () => {
     expect(summarizeRun(runLog([start]), WHERE).trace_id).toBeNull();
     const traced = { ...runLog([start]), traceId: "0af7651916cd43dd8448eb211c80319c" };
     expect(summarizeRun(traced, WHERE).trace_id).toBe("0af7651916cd43dd8448eb211c80319c");
+  });
+});
+
+describe("a degraded run with failed model calls", () => {
+  const failedCall: EventBody = { ...call("b"), failed: true, finishReason: "error" } as EventBody;
+  const log = runLog([
+    start,
+    {
+      type: "retry",
+      agentId: "b",
+      round: 1,
+      attempt: 1,
+      waitMs: 500,
+      status: 500,
+      errorKind: "http",
+      reason: "Internal Server Error",
+    },
+    failedCall,
+    {
+      type: "agent-error",
+      agentId: "b",
+      round: 1,
+      message: "HTTP 500: Internal Server Error",
+      status: 500,
+      retryable: true,
+      fatal: true,
+      cause: "provider",
+    },
+    call("a", 0.001),
+    {
+      type: "limit-reached",
+      scope: "run",
+      limit: "calls",
+      used: 3,
+      max: 3,
+      message: "the run's budget of 3 model calls was reached (budget.max_calls)",
+    },
+    {
+      type: "run-end",
+      reason: "completed",
+      durationMs: 600,
+      degraded: [
+        "b removed: HTTP 500: Internal Server Error",
+        "the run's budget of 3 model calls was reached (budget.max_calls)",
+      ],
+    },
+  ]);
+
+  it("counts every request as a call, the failed ones apart, and keeps why it was degraded", () => {
+    const summary = summarizeRun(log, WHERE);
+    expect(summary.totals).toMatchObject({ model_calls: 3, failed_model_calls: 2 });
+    expect(
+      summary.agents.map((agent) => [agent.id, agent.model_calls, agent.failed_model_calls]),
+    ).toEqual([
+      ["a", 1, 0],
+      ["b", 2, 2],
+      ["c", 0, 0],
+    ]);
+    expect(summary.agents[1]).toMatchObject({ last_error_cause: "provider" });
+    expect(summary.degraded).toEqual([
+      "b removed: HTTP 500: Internal Server Error",
+      "the run's budget of 3 model calls was reached (budget.max_calls)",
+    ]);
+    expect(summary.limits_reached).toMatchObject([{ scope: "run", limit: "calls", max: 3 }]);
+  });
+
+  it("shows them in the text summary", () => {
+    const text = renderLogsSummary(summarizeRun(log, WHERE), { cwd: "/logs" });
+    expect(text).toContain("Degraded: b removed: HTTP 500: Internal Server Error\n");
+    expect(text).toContain(
+      "Degraded: the run's budget of 3 model calls was reached (budget.max_calls)\n",
+    );
+    expect(text).toContain("Failed:   2 of 3 model calls failed, retries included (b 2)");
+    expect(text).toMatch(/Calls +Failed +Cost/);
   });
 });
 

@@ -10,6 +10,8 @@
 import type { CoordEvent, RunEndReason } from "../events/index.js";
 import {
   chunkProgress,
+  limitsReachedJson,
+  type LimitReachedJson,
   type MetricsCountersJson,
   type MetricsJson,
   type RunState,
@@ -63,13 +65,18 @@ export interface SummaryAgentJson {
   answers: number;
   rounds: RoundsJson;
   tokens: TokensJson;
+  /** Every request sent to a provider, failed ones and retries included. */
   model_calls: number;
+  /** Of `model_calls`, the requests that failed (HTTP error, network, timeout; retries included). */
+  failed_model_calls: number;
   /** USD; null = unknown (no price for some call, or a log from before prices). */
   cost_usd: number | null;
   /** Provider requests retried and the sum of their waits (ms). */
   retries: { count: number; wait_ms: number };
   /** The agent's last error message, if any. */
   last_error: string | null;
+  /** What failed: `provider`, `protocol` (the model misbehaved), `budget` or `context`; null without an error. */
+  last_error_cause: string | null;
   /** Decomposition mode: the agent's subtask and where it came from (`config`, `decomposer`, `fallback`). */
   subtask: { text: string; source: string } | null;
   /** Decomposition mode: the agent's last `stop`, unless it worked again after it. */
@@ -113,6 +120,10 @@ export interface LogsSummaryJson {
   status: RunStatus;
   /** `run-end.error`. */
   error: string | null;
+  /** Why the answer (or failure) is degraded, one line per reason (`run-end.degraded`); [] when clean. */
+  degraded: string[];
+  /** Budget limits reached, oldest first. */
+  limits_reached: LimitReachedJson[];
   /** True when events.jsonl ends in a cut-off line (the run crashed while writing). */
   truncated: boolean;
   started_at: string | null;
@@ -138,6 +149,7 @@ export interface LogsSummaryJson {
     | "model"
     | "status"
     | "last_error"
+    | "last_error_cause"
     | "subtask"
     | "stop"
     | "persona"
@@ -195,6 +207,8 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
     mode: state.mode,
     status: state.endReason ?? "incomplete",
     error: state.error,
+    degraded: [...state.degraded],
+    limits_reached: limitsReachedJson(state),
     truncated: log.truncated,
     started_at: isoTime(state.startedAt),
     ended_at: isoTime(state.endedAt),
@@ -228,6 +242,7 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
       answers: agent.answers,
       ...countersPart(agent, refused.get(agent.id) ?? 0),
       last_error: state.agents[index]?.lastError?.message ?? null,
+      last_error_cause: errorCause(state.agents[index]?.lastError),
       subtask: state.agents[index]?.subtask ?? null,
       stop: state.agents[index]?.stop ?? null,
       persona: state.agents[index]?.persona ?? null,
@@ -302,6 +317,7 @@ function countersPart(counters: MetricsCountersJson, voteRefused: number) {
     rounds: { ...counters.rounds, vote_refused: voteRefused },
     tokens: { ...counters.tokens },
     model_calls: counters.model_calls,
+    failed_model_calls: counters.failed_model_calls,
     cost_usd: counters.cost_usd,
     retries: { ...counters.retries },
   };
@@ -355,6 +371,12 @@ export function modelCallTiming(metrics: MetricsJson): ModelCallTimingJson[] {
       mean_ms: group.ttft[0] === 0 ? null : group.ttft[1]! / group.ttft[0]!,
     },
   }));
+}
+
+/** An agent error's cause; a log from before causes existed names none: a provider's. */
+function errorCause(error: RunState["agents"][number]["lastError"] | undefined): string | null {
+  if (error === null || error === undefined) return null;
+  return error.cause ?? "provider";
 }
 
 function isoTime(ms: number | null): string | null {

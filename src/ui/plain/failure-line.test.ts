@@ -12,13 +12,14 @@ const agentError = (
   agentId: string,
   message: string,
   cause: "provider" | "protocol",
+  fatal = true,
 ): EventBody => ({
   type: "agent-error",
   agentId,
   round: 1,
   message,
   retryable: false,
-  fatal: true,
+  fatal,
   cause,
 });
 
@@ -49,7 +50,7 @@ describe("failureLine", () => {
   it("tells a timeout caused by misbehaving models that more time would not help", () => {
     const misbehaved = step(
       teamState(1),
-      { ...agentError("alice", "answered in plain text", "protocol"), fatal: false },
+      agentError("alice", "answered in plain text", "protocol", false),
       { type: "run-end", reason: "timeout", durationMs: 10, error: "no answer before the timeout" },
     );
     expect(failureLine(misbehaved)).toContain("more time would not help");

@@ -1,6 +1,6 @@
 /**
- * `coord logs summary` as text (spec section 4.2): the header (run, question, status, winner),
- * then tables of agents, rounds by outcome, tokens and cost, top tools and model-call timing.
+ * `coord logs summary` as text (spec section 4.2): the header (run, question, status, why the run
+ * was degraded, winner, failed model calls), then tables of agents, rounds by outcome, tokens and cost, top tools and model-call timing.
  * Renders only the data of `summarizeRun` (src/logs/run-summary.ts); no number is computed here.
  */
 import { isAbsolute, relative } from "node:path";
@@ -20,6 +20,7 @@ const WINNER_BASIS = {
   single: "single agent",
   quick: "presenter in quick mode",
   decomposition: "decomposition presenter: integrates every part",
+  partial: "coordination did not complete: the best of the answers in hand",
 } as const;
 
 /** Warnings listed in the header; `--json` has them all. */
@@ -64,6 +65,7 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
     ...(summary.trace_id !== null ? [["Trace", summary.trace_id] as [string, string]] : []),
     ["Question", oneLine(summary.question, 200)],
     ["Status", statusLine(summary)],
+    ...summary.degraded.map((reason): [string, string] => ["Degraded", oneLine(reason, 200)]),
   ];
   const team = `${summary.agents.length} agent${summary.agents.length === 1 ? "" : "s"}`;
   lines.push(["Mode", `${summary.mode ?? "unknown"}, ${team}, ${summary.event_count} events`]);
@@ -86,6 +88,17 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
     ]);
   } else if (final !== null) {
     lines.push(["Final", `${formatCount(final.characters)} characters streamed, never completed`]);
+  }
+  const failed = summary.totals.failed_model_calls;
+  if (failed > 0) {
+    const who = summary.agents
+      .filter((agent) => agent.failed_model_calls > 0)
+      .map((agent) => `${agent.id} ${agent.failed_model_calls}`)
+      .join(", ");
+    lines.push([
+      "Failed",
+      `${failed} of ${summary.totals.model_calls} model calls failed, retries included (${who})`,
+    ]);
   }
   const retries = summary.totals.retries;
   if (retries.count > 0) {
@@ -236,6 +249,8 @@ function roundsTable(summary: LogsSummaryJson): string {
 }
 
 function tokensTable(summary: LogsSummaryJson): string {
+  // Calls count every request sent; the failed ones get a column when there are any.
+  const withFailed = summary.totals.failed_model_calls > 0;
   const columns: TableColumn[] = [
     { header: "Tokens" },
     { header: "Input", align: "right" },
@@ -243,14 +258,18 @@ function tokensTable(summary: LogsSummaryJson): string {
     { header: "Reasoning", align: "right" },
     { header: "Cached", align: "right" },
     { header: "Calls", align: "right" },
+    ...(withFailed ? [{ header: "Failed", align: "right" as const }] : []),
     { header: "Cost", align: "right" },
   ];
-  const cells = (part: Pick<SummaryAgentJson, "tokens" | "model_calls" | "cost_usd">) => [
+  const cells = (
+    part: Pick<SummaryAgentJson, "tokens" | "model_calls" | "failed_model_calls" | "cost_usd">,
+  ) => [
     formatCount(part.tokens.input),
     formatCount(part.tokens.output),
     formatCount(part.tokens.reasoning),
     formatCount(part.tokens.cached_input),
     formatCount(part.model_calls),
+    ...(withFailed ? [formatCount(part.failed_model_calls)] : []),
     formatCost(part.cost_usd),
   ];
   return renderTable(
