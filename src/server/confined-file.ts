@@ -9,6 +9,7 @@
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { fileKind, readAtMost } from "../regular-file.js";
 import { ApiError, invalidRequest } from "./api-error.js";
 import { insideRunOutput } from "./team-policy.js";
 
@@ -94,17 +95,19 @@ export async function confinedFile(
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw notAllowed("it is not a regular file");
+    if (!stats.isFile()) throw notAllowed(`it is a ${fileKind(stats)}, not a regular file`);
     if (!options.read) return { path };
     if (stats.size > MAX_ROUTED_CONFIG_BYTES) {
       throw notAllowed(`it is larger than ${MAX_ROUTED_CONFIG_BYTES} bytes`);
     }
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await handle.readFile({
-        encoding: "utf8",
-        signal: AbortSignal.timeout(options.timeoutMs ?? ROUTED_READ_TIMEOUT_MS),
-      });
+      // Counted as read, not trusted from stat: a file that grows stops at the limit.
+      bytes = await readAtMost(
+        handle,
+        MAX_ROUTED_CONFIG_BYTES + 1,
+        AbortSignal.timeout(options.timeoutMs ?? ROUTED_READ_TIMEOUT_MS),
+      );
     } catch {
       throw invalidRequest(
         `${what}: the file could not be read in time`,
@@ -112,10 +115,10 @@ export async function confinedFile(
         "model_unreadable",
       );
     }
-    if (Buffer.byteLength(text) > MAX_ROUTED_CONFIG_BYTES) {
+    if (bytes.length > MAX_ROUTED_CONFIG_BYTES) {
       throw notAllowed(`it is larger than ${MAX_ROUTED_CONFIG_BYTES} bytes`);
     }
-    return { path, text };
+    return { path, text: bytes.toString("utf8") };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw notAllowed("the file cannot be read");
