@@ -276,6 +276,13 @@ describe("without a sandbox", () => {
     );
     expect(existsSync(join(refused.cwd, "ran.txt"))).toBe(false);
 
+    // A bwrap that is there but fails its probe (user namespaces off, say) is no sandbox either.
+    const broken = await run("echo ran > ran.txt", {
+      env: { PATH: process.env.PATH, COORD_BWRAP_PATH: "/bin/false" },
+    });
+    expect(broken.text).toMatch(/^Command refused: no sandbox: \/bin\/false failed its probe: /);
+    expect(existsSync(join(broken.cwd, "ran.txt"))).toBe(false);
+
     const optedOut = await run("echo ran > ran.txt; echo $HOME", {
       env: { ...env, HOME: "/home/operator", OPENAI_API_KEY: "sk-still-hidden" },
       sandbox: "none",
