@@ -4,9 +4,10 @@
  * limits, the log's ANALYSIS_REPORT.md — read, checked (text, not empty, not too large) and
  * redacted, plus the manifest. Reads files; uploads nothing.
  */
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { ConfigError } from "../errors.js";
+import { readResolvedFile } from "../regular-file.js";
 import {
   attemptDirName,
   LOG_FILES,
@@ -227,7 +228,11 @@ function createCollector(options: CollectShareOptions) {
     const workspace = kind === "workspace";
     const limit = workspace ? SHARE_LIMITS.maxWorkspaceFileBytes : SHARE_LIMITS.maxRunFileBytes;
     if (info.size > limit) return skip("too_large");
-    const text = decodeText(await readFile(absolute));
+    // Without following a link or blocking on a file swapped in since lstat, at most the limit.
+    const read = await readResolvedFile(absolute, { maxBytes: limit }).catch(() => undefined);
+    if (read === undefined) return null;
+    if (read.truncated) return skip("too_large");
+    const text = decodeText(read.bytes);
     if (text === undefined) return skip("binary");
     const content = options.redact(text);
     const bytes = Buffer.byteLength(content);
