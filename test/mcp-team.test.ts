@@ -86,6 +86,7 @@ agents:
       cwd: ws_geo
       enable_mcp_command_line: true
       command_line_blocked_commands: ["^rm "]
+      command_env: [GREETING]
       mcp_servers:
         - { name: geo, type: stdio, command: "${process.execPath}", args: ["${SERVER_JS}"] }
         - { name: broken, type: stdio, command: "${process.execPath}", args: ["${SERVER_JS}", "--crash-at-start"] }
