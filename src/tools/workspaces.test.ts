@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { ToolNotice } from "./tool.js";
-import { copyTree } from "./snapshot-copy.js";
+import { copyTree } from "../copy-tree.js";
 import { createRunWorkspaces, workspaceFolderName } from "./workspaces.js";
 
 const AGENTS = [

@@ -13,12 +13,12 @@
  *
  * All copying runs in one queue, in the order it was asked for: a snapshot asked for when an
  * answer is accepted is complete before any later view refresh reads it. Copies go through
- * `./snapshot-copy.ts`: FIFOs, sockets and devices are skipped, sparse files stay sparse, files
+ * `../copy-tree.ts`: FIFOs, sockets and devices are skipped, sparse files stay sparse, files
  * over its limits are skipped, and each skip is a notice naming the files.
  */
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { basename, join, normalize, relative, resolve } from "node:path";
-import { copyTree, describeSkipped } from "./snapshot-copy.js";
+import { copyTree, describeSkipped } from "../copy-tree.js";
 import { childPath } from "../safe-name.js";
 import type { SnapshotReport, ToolNotice, WorkspaceHooks } from "./tool.js";
 

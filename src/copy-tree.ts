@@ -1,16 +1,17 @@
 /**
- * Copying an agent's workspace for its snapshots and the others' views (docs/tools.md
- * "Workspaces"), safe against what an agent can put there (issue 30 item 4): folders are
+ * Copying a folder an agent made — its workspace into snapshots and the others' views
+ * (docs/tools.md "Workspaces"), a plan's result — safe against what an agent can put there (issue
+ * 30 item 4), in place of `fs.cp` (which throws on a FIFO and fills in a sparse file): folders are
  * recreated, symbolic links copied as they are (never followed), regular files copied through a
  * non-blocking handle with their holes kept (a run of zeros is not written, so a sparse file stays
  * sparse), and everything else — FIFOs, sockets, devices — skipped. A file over
  * {@link SNAPSHOT_LIMITS}.maxFileBytes, or past the snapshot's byte budget, is skipped too; every
- * skip is reported so the caller can warn.
+ * skip is reported so the caller can warn. A root module, so that tools/ and store/ can use it.
  */
 import type { Dirent } from "node:fs";
 import { type FileHandle, mkdir, open, readdir, readlink, rm, symlink } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { NotRegularFileError, openRegularFile } from "../regular-file.js";
+import { NotRegularFileError, openRegularFile } from "./regular-file.js";
 
 /** Limits of one copy (bytes). */
 export const SNAPSHOT_LIMITS = {
