@@ -7,7 +7,7 @@
  * conventions repository. What those conventions do not cover is under `coord.*`.
  *
  * Free text (questions, answers, reasons, model output, tool arguments and results, error
- * messages) passes through the run log's secret redaction ({@link redactText}); texts the user
+ * messages) passes through the process's one redactor (`redact`, src/redact.ts); texts the user
  * wrote or the models produced appear only with `tracing.include_content`.
  */
 import { redactSecrets } from "../store/index.js";
@@ -77,11 +77,6 @@ export function providerName(backendType: string): string {
 
 /** Longest attribute value kept (characters); longer ones are cut by the SDK. */
 export const MAX_ATTRIBUTE_LENGTH = 65_536;
-
-/** `text` with credentials (`sk-…`, `Bearer …`, …) replaced, as in the run log. */
-export function redactText(text: string): string {
-  return redactSecrets(text) as string;
-}
 
 /** A JSON value as text, secrets redacted (secret-named keys and credential-like strings). */
 export function redactedJson(value: unknown): string {

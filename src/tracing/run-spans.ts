@@ -27,15 +27,9 @@ import {
 } from "@opentelemetry/api";
 import type { CoordEvent, EventOf } from "../events/index.js";
 import { costUsdOf, type RunState, type RunSubscriber } from "../session/index.js";
+import { redact } from "../redact.js";
 import { spanEventFor } from "./span-events.js";
-import {
-  COST_ATTRIBUTES,
-  GEN_AI,
-  OPERATION,
-  providerName,
-  redactedJson,
-  redactText,
-} from "./attributes.js";
+import { COST_ATTRIBUTES, GEN_AI, OPERATION, providerName, redactedJson } from "./attributes.js";
 
 /** Options of {@link createRunSpans}. */
 export interface RunSpansOptions {
@@ -94,7 +88,7 @@ export function createRunSpans(
 
   const at = (event: CoordEvent) => Date.parse(event.time);
   const content = (attributes: Attributes, key: string, text: string | undefined) => {
-    if (includeContent && text !== undefined) attributes[key] = redactText(text);
+    if (includeContent && text !== undefined) attributes[key] = redact(text);
     return attributes;
   };
   /** The span an event of `agentId` belongs to: its open round, else the run. */
@@ -122,7 +116,7 @@ export function createRunSpans(
           "coord.retry.attempt": retry.attempt,
           "coord.retry.wait_ms": retry.waitMs,
           "coord.retry.error_kind": retry.errorKind,
-          "coord.retry.reason": redactText(retry.reason),
+          "coord.retry.reason": redact(retry.reason),
           ...(retry.status !== undefined ? { "http.response.status_code": retry.status } : {}),
         },
         at(retry),
@@ -178,7 +172,7 @@ export function createRunSpans(
         if (event.fatal) {
           spanOf(agentId)?.setStatus({
             code: SpanStatusCode.ERROR,
-            message: redactText(event.message),
+            message: redact(event.message),
           });
         }
         break;
@@ -346,7 +340,7 @@ export function createRunSpans(
     if (includeContent) {
       if (toolInputs.has(event.toolCallId))
         attributes[GEN_AI.toolCallArguments] = redactedJson(toolInputs.get(event.toolCallId));
-      attributes[GEN_AI.toolCallResult] = redactText(event.output);
+      attributes[GEN_AI.toolCallResult] = redact(event.output);
     }
     toolInputs.delete(event.toolCallId);
     const span = tracer.startSpan(
@@ -380,7 +374,7 @@ export function createRunSpans(
     if (event.reason !== "completed") {
       run!.setStatus({
         code: SpanStatusCode.ERROR,
-        message: redactText(event.error ?? `run ${event.reason}`),
+        message: redact(event.error ?? `run ${event.reason}`),
       });
     }
     run!.end(end);

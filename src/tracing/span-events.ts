@@ -7,7 +7,7 @@
  */
 import type { Attributes } from "@opentelemetry/api";
 import type { CoordEvent } from "../events/index.js";
-import { redactText } from "./attributes.js";
+import { redact } from "../redact.js";
 
 /** A span event, and the span it goes on: the agent's open round (else the run's) or the run's. */
 export interface SpanEventSpec {
@@ -25,7 +25,7 @@ export function spanEventFor(
   includeContent: boolean,
 ): SpanEventSpec | undefined {
   const content = (attributes: Attributes, key: string, text: string) =>
-    includeContent ? { ...attributes, [key]: redactText(text) } : attributes;
+    includeContent ? { ...attributes, [key]: redact(text) } : attributes;
   const agent = (name: string, attributes: Attributes): SpanEventSpec => ({
     on: "agent",
     name,
@@ -35,7 +35,7 @@ export function spanEventFor(
     case "workflow-invalid":
       return agent("workflow-invalid", {
         "coord.attempt": event.attempt,
-        "coord.message": redactText(event.message),
+        "coord.message": redact(event.message),
       });
     case "update-injected":
       return agent("update-injected", {
@@ -63,7 +63,7 @@ export function spanEventFor(
     case "vote-refused":
       return agent("vote-refused", {
         "coord.vote.target_anon_id": event.targetAnonId,
-        "coord.message": redactText(event.message),
+        "coord.message": redact(event.message),
       });
     case "stop":
       return agent(
@@ -73,7 +73,7 @@ export function spanEventFor(
     case "agent-error":
       return agent("exception", {
         "exception.type": "AgentError",
-        "exception.message": redactText(event.message),
+        "exception.message": redact(event.message),
         "coord.agent.id": event.agentId ?? "",
         "coord.error.fatal": event.fatal,
         "coord.error.retryable": event.retryable,
@@ -83,7 +83,7 @@ export function spanEventFor(
     case "warning":
       return agent("warning", {
         "coord.warning.source": event.source,
-        "coord.warning.message": redactText(event.message),
+        "coord.warning.message": redact(event.message),
       });
     case "votes-reset":
       return {

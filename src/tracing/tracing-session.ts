@@ -17,7 +17,8 @@ import {
   RandomIdGenerator,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
-import { MAX_ATTRIBUTE_LENGTH, redactText } from "./attributes.js";
+import { redact } from "../redact.js";
+import { MAX_ATTRIBUTE_LENGTH } from "./attributes.js";
 import type { TraceDestination } from "./destination.js";
 import { createRunSpans, type RunSpans } from "./run-spans.js";
 import { formatTraceparent, parseTraceparent } from "./traceparent.js";
@@ -230,5 +231,5 @@ function describeError(error: unknown): string {
     error.message === "" && cause instanceof Error
       ? cause.message
       : error.message || "export failed";
-  return redactText(`${detail}${status}`.replace(/\s+/g, " ").trim());
+  return redact(`${detail}${status}`.replace(/\s+/g, " ").trim());
 }
