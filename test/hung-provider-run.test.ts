@@ -1,0 +1,77 @@
+/**
+ * One agent on a provider that hangs (issue 30 row 16): the straggler cut needs two agents, so
+ * this once held the run until the 30-minute orchestrator timeout (a local server got no
+ * liveness limit at all). Now the stream-idle timeout ends each attempt and the retry wrapper
+ * gives up after its retries. In process, through the runner, over a real socket: a fake OpenAI
+ * server on 127.0.0.1 that sends its headers and then nothing, with `timeout_settings` from the
+ * config (short, on the real clock: a virtual clock would jump to the orchestrator timeout while
+ * the request is still on the wire; `src/backends/retry-liveness.test.ts` proves the defaults on a
+ * virtual clock).
+ */
+import { tmpdir } from "node:os";
+import { afterEach, describe, expect, test } from "vitest";
+import { systemClock } from "../src/clock.js";
+import { parseConfigText } from "../src/config/index.js";
+import type { CoordEvent } from "../src/events/index.js";
+import { startRun } from "../src/runner/run-team.js";
+import {
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+  type FakeReply,
+} from "./support/fake-openai-server.js";
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("a single agent on a provider that hangs", () => {
+  test("headers, then nothing: each attempt ends after the idle limit, the run ends long before the orchestrator timeout", async () => {
+    const stalls: FakeReply[] = Array.from({ length: 8 }, () => ({
+      text: "The answer is",
+      chunkDelayMs: 60_000,
+    }));
+    server = await startFakeOpenAIServer(stalls);
+    const { config } = parseConfigText(
+      [
+        "agents:",
+        `  - id: a`,
+        `    backend: { type: chatcompletion, model: m, base_url: "${server.url}" }`,
+        "timeout_settings: { stream_idle_timeout_seconds: 0.2, orchestrator_timeout_seconds: 60 }",
+      ].join("\n"),
+      { env: {} },
+    );
+    const clock = systemClock;
+    const started = clock.now();
+    const handle = await startRun({
+      config,
+      mode: "single",
+      agentIndexes: [0],
+      question: "What is 3 x 6?",
+      env: {},
+      cwd: tmpdir(),
+      clock,
+    });
+    await handle.done;
+    const events: readonly CoordEvent[] = handle.live.events;
+    const elapsedMs = clock.now() - started;
+    const idle =
+      "chatcompletion: the response stream was silent for 0.2 s (timeout_settings.stream_idle_timeout_seconds)";
+    // Every attempt (the engine may give the agent a second round) ends on the idle limit.
+    const retries = events.filter((event) => event.type === "retry");
+    expect(retries.length).toBeGreaterThanOrEqual(3);
+    for (const retry of retries) {
+      expect(retry).toMatchObject({ errorKind: "timeout", reason: idle });
+    }
+    const failures = events.filter((event) => event.type === "agent-error");
+    expect(failures.length).toBeGreaterThanOrEqual(1);
+    for (const failure of failures) expect(failure).toMatchObject({ agentId: "a", message: idle });
+    const posts = server.requests.filter((request) => request.method === "POST");
+    expect(posts).toHaveLength(retries.length + failures.length);
+    // Far below the 60 s orchestrator timeout that once ended such a run.
+    expect(elapsedMs).toBeGreaterThanOrEqual(200 * posts.length);
+    expect(elapsedMs).toBeLessThan(30_000);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "failed" });
+  });
+});
