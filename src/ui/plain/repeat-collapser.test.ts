@@ -93,6 +93,16 @@ describe("repeated trace lines", () => {
     ]);
   });
 
+  it("shows a line repeated only once as it is", () => {
+    const repeats = createRepeatCollapser();
+    expect(repeats.push(["[bob] retry", "[bob] error", "[bob] retry", "[bob] done"])).toEqual([
+      "[bob] retry",
+      "[bob] error",
+      "[bob] retry",
+      "[bob] done",
+    ]);
+  });
+
   it("can be turned off", () => {
     const events = script([START, ...unknownToolLoop(3)]);
     expect(traceText(events, { collapseRepeats: false }).split("\n")).toHaveLength(2 + 6);

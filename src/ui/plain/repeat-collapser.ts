@@ -4,7 +4,7 @@
  * line identical to one of the last few distinct lines shown is held back and counted; the count
  * is shown as `[system] … repeated 57 more times: <the line>` before the next line that is shown,
  * at the end, and every {@link SUMMARY_EVERY} held lines (so a loop that never ends still says
- * what it does).
+ * what it does). A line held back once is shown as it is: a count would save nothing.
  */
 /** How many distinct lines shown last a new line is compared with (a few agents' cycles). */
 export const RECENT_LINES = 12;
@@ -32,7 +32,7 @@ export function createRepeatCollapser(): RepeatCollapser {
   // Held-back copies since their last count was shown, in first-held order.
   const held = new Map<string, number>();
   const drain = (): string[] => {
-    const lines = [...held].map(([line, count]) => repeatLine(line, count));
+    const lines = [...held].map(([line, count]) => (count === 1 ? line : repeatLine(line, count)));
     held.clear();
     return lines;
   };
