@@ -6,9 +6,9 @@
  *   415, and an `Origin` that is not allowed a 403; allowed origins get CORS headers;
  * - binding a non-loopback address without COORD_SERVER_API_KEY prints a warning; `/health`
  *   says whether auth is on and no longer shows the config's absolute path;
- * - `path:` names only regular files under the working directory (not /etc/passwd, /dev/zero,
- *   a symbolic link out, a FIFO, a file over 1 MiB); errors never echo a file's contents; a
- *   request naming a FIFO does not stall the requests after it;
+ * - `path:` names only regular `.yaml`/`.yml` files under the operator's `--teams` folder (not
+ *   /etc/passwd, /dev/zero, a symbolic link out, a FIFO, a file over 1 MiB); errors never echo a
+ *   file's contents; a request naming a FIFO does not stall the requests after it;
  * - a bad port or an overlong timeout is a one-line usage error (exit 1), never "internal error".
  */
 import { execFileSync } from "node:child_process";
@@ -202,7 +202,7 @@ describe("browser protections", () => {
   });
 });
 
-describe("model routing is confined to the working directory", () => {
+describe("model routing is confined to the --teams folder", () => {
   const team =
     "agents:\n  - id: one\n    backend: { type: scripted, steps: [{ answer: 'From a file.' }] }\n";
 
@@ -218,7 +218,10 @@ describe("model routing is confined to the working directory", () => {
       join(sandbox.cwd, "notes.yaml"),
       "the-private-note: TOP-SECRET-CONTENT\nanother: [1, 2\n",
     );
-    serve = await startServe(["--host", "127.0.0.1", "--port", "0", "--no-logs"], sandbox);
+    serve = await startServe(
+      ["--host", "127.0.0.1", "--port", "0", "--no-logs", "--teams", "."],
+      sandbox,
+    );
 
     const ask = (model: string) => send(serve!.port, { headers: json, body: question(model) });
     const refused = async (model: string, code: string) => {
@@ -229,15 +232,22 @@ describe("model routing is confined to the working directory", () => {
       return reply.json.error!.message;
     };
     expect(await refused("path:/etc/passwd", "model_not_allowed")).toContain(
-      "outside the server's working directory",
+      "a team config is a .yaml or .yml file",
+    );
+    expect(await refused("path:/etc/../etc/passwd.yaml", "model_not_found")).toContain(
+      "no such file under the server's --teams folder",
     );
     await refused("path:../../../../etc/passwd", "model_not_allowed");
     await refused("path:/dev/zero", "model_not_allowed");
-    await refused("path:passwd.yaml", "model_not_allowed");
+
+    expect(await refused("path:passwd.yaml", "model_not_allowed")).toContain(
+      "outside the server's --teams folder",
+    );
     expect(await refused("path:fifo.yaml", "model_not_allowed")).toContain("not a regular file");
     expect(await refused("path:big.yaml", "model_not_allowed")).toContain("larger than 1048576");
-    expect(await refused("path:.", "model_not_allowed")).toContain("outside");
-    expect(await refused("path:teams", "model_not_allowed")).toContain("not a regular file");
+    expect(await refused("path:.", "model_not_allowed")).toContain(".yaml or .yml");
+    await mkdir(join(sandbox.cwd, "folder.yaml"));
+    expect(await refused("path:folder.yaml", "model_not_allowed")).toContain("not a regular file");
     expect(await refused("path:nope.yaml", "model_not_found")).toContain("no such file");
     expect(await refused("path:notes.yaml", "model_invalid_config")).toMatch(
       /not a valid coord config \(first problem at line \d+, column \d+\)/,
