@@ -23,12 +23,17 @@
  * - **serve memory under load** (`serve-memory.ts`, issue 17 item 6).
  * - **install size** (`install-size.ts`, issue 18 item 7): the production dependency closure,
  *   the whole `node_modules` and the five largest packages, against the 1.41 GB before.
+ * - **real models** (`real-models.ts`, issue 25): the misbehaving-model matrix, calls and prompt
+ *   tokens per cell against its call bound.
+ *
+ * `node dist/bench/run.js real-models` runs only the real-models section.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { installSizeRows } from "./install-size.js";
+import { realModelsRows } from "./real-models.js";
 import { ROOT, engineRun, median, timeInterleaved } from "./measure.js";
 import { serveFloorRows } from "./serve-floor.js";
 import { memoryRows } from "./serve-memory.js";
@@ -241,8 +246,24 @@ function engineRows(): Row[] {
   ];
 }
 
+/** Sections that can be run alone: `node dist/bench/run.js <name>`. */
+const SECTIONS: Record<string, () => Promise<Row[]>> = {
+  "real-models": () => realModelsRows(CLI),
+};
+
 async function main(): Promise<void> {
   const started = performance.now();
+  const only = process.argv[2];
+  if (only !== undefined) {
+    const section = SECTIONS[only];
+    if (section === undefined) {
+      throw new Error(
+        `unknown bench section ${only}; sections: ${Object.keys(SECTIONS).join(", ")}`,
+      );
+    }
+    report(await section(), started);
+    return;
+  }
   const cold = coldStart();
   const cases = await runCases();
   const rows: Row[] = [
@@ -255,7 +276,13 @@ async function main(): Promise<void> {
     ...(await serveFloorRows()),
     ...(await memoryRows()),
     ...installSizeRows(ROOT),
+    ...(await realModelsRows(CLI)),
   ];
+  report(rows, started);
+}
+
+/** Prints the table and the goals missed. */
+function report(rows: readonly Row[], started: number): void {
   process.stdout.write(`coord bench (node ${process.version}, ${process.platform}; ${CLI})\n\n`);
   process.stdout.write(`${formatTable(rows)}\n`);
   const misses = rows.filter((row) => row.status === "MISS").length;

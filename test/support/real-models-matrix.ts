@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { defaultBudget } from "../../src/engine/budget.js";
 import { parseEventLog } from "../../src/events/jsonl.js";
-import { makeSandbox, runCli, type CliResult } from "./cli.js";
+import { spawn } from "node:child_process";
+import { CLI, makeSandbox, type CliResult } from "./cli.js";
 import { misbehavingHandler, type ModelStats } from "./fake-openai/misbehaving-handler.js";
 import { startFakeOpenAIServer } from "./fake-openai-server.js";
 
@@ -42,6 +43,130 @@ export interface Cell {
   team: "whole" | "one";
   mode: Mode;
 }
+
+const cells = (mode: Mode, team: Cell["team"], behaviours: readonly string[]): Cell[] =>
+  behaviours.map((behaviour) => ({ behaviour, team, mode }));
+
+/**
+ * The matrix's cells, one list per test file (test/real-models-*.test.ts) and all of them in
+ * `npm run bench`. Every behaviour and every mode is covered at least once; the cells left out of
+ * the full cross product (7 modes × 2 teams × 11 behaviours and rates) are named with each list.
+ */
+export const MATRIX = {
+  /** Voting, the whole team. Left out: `plan-text` (it misbehaves only where `submit_plan` is offered). */
+  votingWhole: cells("voting", "whole", [
+    "sound",
+    "plain-text",
+    "empty",
+    "unknown-tool",
+    "cutoff-json",
+    "two-answers",
+    "resubmit",
+    "never-votes",
+    "copies-part",
+    "no-required",
+    // Each answer (≈ 400 tokens) fits the 1,200-token window alone, not three in the vote prompt.
+    "small-context-1200",
+    "unknown-tool@30",
+    "never-votes@50",
+  ]),
+  /** Voting, agent c misbehaving beside two sound agents. Left out: `plan-text` (as above). */
+  votingOne: cells("voting", "one", [
+    "plain-text",
+    "empty",
+    "unknown-tool",
+    "cutoff-json",
+    "two-answers",
+    "resubmit",
+    "never-votes",
+    "copies-part",
+    "no-required",
+    // The first prompt (≈ 190 tokens) already exceeds the 150-token window.
+    "small-context-150",
+    "plain-text@30",
+  ]),
+  /**
+   * `--quick` and `--single-agent a`. A model answers once and nobody votes, so `resubmit` and
+   * `copies-part` are left out, and `--single-agent` has no "one of three" cells (its one agent
+   * is the team). Left out besides: `plan-text` (planning only); `--quick` with one misbehaving
+   * agent for `empty`, `cutoff-json`, `two-answers`, `no-required` (covered with the whole team,
+   * and in voting with one agent).
+   */
+  quick: [
+    ...cells("quick", "whole", [
+      "plain-text",
+      "empty",
+      "unknown-tool",
+      "cutoff-json",
+      "two-answers",
+      "never-votes",
+      "no-required",
+      "unknown-tool@30",
+    ]),
+    ...cells("quick", "one", ["plain-text", "unknown-tool", "small-context-150"]),
+    ...cells("single", "whole", [
+      "plain-text",
+      "empty",
+      "unknown-tool",
+      "cutoff-json",
+      "two-answers",
+      "never-votes",
+      "no-required",
+      "small-context-150",
+      "plain-text@30",
+    ]),
+  ],
+  /**
+   * Decomposition and personas. The first agent makes the decomposer or persona call, so "whole
+   * team" cells also show a misbehaving planner. Left out: `plan-text` (planning only);
+   * decomposition with `two-answers`, `no-required`; personas with `empty`, `cutoff-json`,
+   * `copies-part` (each covered in voting, whose rounds these modes share); most behaviours with
+   * one misbehaving agent (covered in voting).
+   */
+  modes: [
+    ...cells("decomposition", "whole", [
+      "sound",
+      "copies-part",
+      "resubmit",
+      "never-votes",
+      "plain-text",
+      "cutoff-json",
+      "small-context-1200",
+      "never-votes@50",
+    ]),
+    ...cells("decomposition", "one", ["copies-part", "empty", "unknown-tool"]),
+    ...cells("personas", "whole", [
+      "plain-text",
+      "never-votes",
+      "resubmit",
+      "unknown-tool",
+      "no-required",
+      "small-context-1200",
+      "plain-text@30",
+    ]),
+    ...cells("personas", "one", ["plain-text", "two-answers"]),
+  ],
+  /**
+   * `--plan` and `--plan-and-execute` (planning, then one execution run for the sound plan's one
+   * chunk). Left out: `copies-part`, `two-answers` and `small-context` (about answers and votes,
+   * covered in voting, whose rounds planning shares); `--plan-and-execute` only with the
+   * behaviours that change what execution gets (`plan-text`, `plain-text`, `resubmit`, a rate).
+   */
+  planning: [
+    ...cells("plan", "whole", [
+      "sound",
+      "plan-text",
+      "plain-text",
+      "unknown-tool",
+      "resubmit",
+      "never-votes",
+      "no-required",
+    ]),
+    ...cells("plan", "one", ["plan-text", "cutoff-json", "empty"]),
+    ...cells("plan-and-execute", "whole", ["sound", "plan-text", "resubmit", "unknown-tool@30"]),
+    ...cells("plan-and-execute", "one", ["plain-text"]),
+  ],
+} satisfies Record<string, Cell[]>;
 
 /** The cell's name in test titles and the bench table. */
 export function cellName(cell: Cell): string {
@@ -121,10 +246,11 @@ export function cellConfig(cell: Cell, url: string): string {
  * Runs one cell: a fresh misbehaving fake, a sandbox, `coord --config team.yaml <mode flags>
  * --no-display QUESTION`.
  * @param options.timeoutMs kill the CLI after this long (default 60 000 ms).
+ * @param options.cli the built CLI to run (default the repository's `dist/bin/coord.js`).
  */
 export async function runCell(
   cell: Cell,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; cli?: string } = {},
 ): Promise<CellResult> {
   const fake = misbehavingHandler();
   const server = await startFakeOpenAIServer(fake.handle);
@@ -132,7 +258,8 @@ export async function runCell(
     const box = await makeSandbox();
     await writeFile(join(box.cwd, "team.yaml"), cellConfig(cell, server.url));
     const started = performance.now();
-    const result = await runCli(
+    const result = await runAt(
+      options.cli ?? CLI,
       ["--config", "team.yaml", ...MODES[cell.mode].args, "--no-display", QUESTION],
       { ...box, timeoutMs: options.timeoutMs ?? 60_000 },
     );
@@ -153,6 +280,31 @@ export async function runCell(
   } finally {
     await server.close();
   }
+}
+
+/** Runs `node <cli> ...args` in a sandbox (as `runCli`, with the CLI's path given). */
+function runAt(
+  cli: string,
+  args: readonly string[],
+  options: { cwd: string; home: string; timeoutMs: number },
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: options.home },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 /** `answer` events in every events.jsonl under a directory (run logs, plan logs). */
