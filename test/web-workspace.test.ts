@@ -6,8 +6,10 @@
  * a timer. While it is held the Workspace tab offers each agent's live workspace and the
  * snapshots taken so far; once it ends, the final result (the presenter's workspace after its
  * final answer) with the files it wrote. Nothing outside an offered root can be read: not `..`,
- * not an absolute path, not a symlink pointing out.
+ * not an absolute path, not a symlink pointing out; a FIFO an agent made is refused at once
+ * (issue 30 row 7: it froze the page) and left out of the snapshots.
  */
+import { execFileSync } from "node:child_process";
 import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -127,6 +129,17 @@ test("live workspaces while the run goes on, the final result with the agent's f
   for (const path of ["leak.txt", "../../../../secret.txt", "/etc/passwd", "../reviewer_ws"]) {
     expect((await files("writer/live", path)).status).toBe(403);
   }
+  // A FIFO in the workspace (as an agent's `mkfifo` makes) answers an error at once, and the page
+  // keeps answering: before, each preview held a thread until the UI froze.
+  execFileSync("mkfifo", [join(liveWriter.path, "ff")]);
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const fifo = await files("writer/live", "ff");
+    expect(fifo.status).toBe(400);
+    expect(((await fifo.json()) as { error: string }).error).toBe(
+      "ff is a FIFO (named pipe): only regular files are previewed",
+    );
+  }
+  expect((await files("writer/live", "plan.md")).status).toBe(200);
   // Only offered roots are roots: a path of the log or of the workspaces folder is not one.
   expect((await files("writer/..", "writer_ws/plan.md")).status).toBe(404);
   expect((await files("writer/snapshots/..", "events.jsonl")).status).toBe(404);
