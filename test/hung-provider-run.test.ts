@@ -1,5 +1,5 @@
 /**
- * One agent on a provider that hangs (issue 30 row 16): the straggler cut needs two agents, so
+ * One agent, or the presenter, on a provider that hangs (issue 30 row 16): the straggler cut needs two agents, so
  * this once held the run until the 30-minute orchestrator timeout (a local server got no
  * liveness limit at all). Now the stream-idle timeout ends each attempt and the retry wrapper
  * gives up after its retries. In process, through the runner, over a real socket: a fake OpenAI
@@ -15,7 +15,9 @@ import { parseConfigText } from "../src/config/index.js";
 import type { CoordEvent } from "../src/events/index.js";
 import { startRun } from "../src/runner/run-team.js";
 import {
+  coordinationHandler,
   startFakeOpenAIServer,
+  type FakeHandler,
   type FakeOpenAIServer,
   type FakeReply,
 } from "./support/fake-openai-server.js";
@@ -26,6 +28,19 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** One agent on the chat server at `url` (on 127.0.0.1: a local server), with short limits. */
+function teamConfig(url: string) {
+  return parseConfigText(
+    [
+      "agents:",
+      "  - id: a",
+      `    backend: { type: chatcompletion, model: m, base_url: "${url}" }`,
+      "timeout_settings: { stream_idle_timeout_seconds: 0.2, orchestrator_timeout_seconds: 60 }",
+    ].join("\n"),
+    { env: {} },
+  ).config;
+}
+
 describe("a single agent on a provider that hangs", () => {
   test("headers, then nothing: each attempt ends after the idle limit, the run ends long before the orchestrator timeout", async () => {
     const stalls: FakeReply[] = Array.from({ length: 8 }, () => ({
@@ -33,15 +48,7 @@ describe("a single agent on a provider that hangs", () => {
       chunkDelayMs: 60_000,
     }));
     server = await startFakeOpenAIServer(stalls);
-    const { config } = parseConfigText(
-      [
-        "agents:",
-        `  - id: a`,
-        `    backend: { type: chatcompletion, model: m, base_url: "${server.url}" }`,
-        "timeout_settings: { stream_idle_timeout_seconds: 0.2, orchestrator_timeout_seconds: 60 }",
-      ].join("\n"),
-      { env: {} },
-    );
+    const config = teamConfig(server.url);
     const clock = systemClock;
     const started = clock.now();
     const handle = await startRun({
@@ -73,5 +80,32 @@ describe("a single agent on a provider that hangs", () => {
     expect(elapsedMs).toBeGreaterThanOrEqual(200 * posts.length);
     expect(elapsedMs).toBeLessThan(30_000);
     expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "failed" });
+  });
+
+  test("the presenter's provider hangs: its attempts end on the idle limit and the winning answer is presented", async () => {
+    const agent = coordinationHandler({ answer: "The answer is 18." });
+    // Workflow rounds are answered; the final presentation (no tools) sends headers, then nothing.
+    const handler: FakeHandler = (request) =>
+      Array.isArray(request.body.tools) && request.body.tools.length > 0
+        ? agent(request)
+        : { text: "Final", chunkDelayMs: 60_000 };
+    server = await startFakeOpenAIServer(handler);
+    const handle = await startRun({
+      config: teamConfig(server.url),
+      mode: "voting",
+      agentIndexes: [0],
+      question: "What is 3 x 6?",
+      env: {},
+      cwd: tmpdir(),
+      clock: systemClock,
+    });
+    const { state } = await handle.done;
+    const events: readonly CoordEvent[] = handle.live.events;
+    expect(state.endReason).toBe("completed");
+    expect(events.filter((event) => event.type === "retry")).toHaveLength(3);
+    expect(events.find((event) => event.type === "final-answer")).toMatchObject({
+      content: "The answer is 18.",
+      source: "answer",
+    });
   });
 });
