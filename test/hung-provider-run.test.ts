@@ -1,12 +1,12 @@
 /**
- * One agent, or the presenter, on a provider that hangs (issue 30 row 16): the straggler cut needs two agents, so
- * this once held the run until the 30-minute orchestrator timeout (a local server got no
- * liveness limit at all). Now the stream-idle timeout ends each attempt and the retry wrapper
- * gives up after its retries. In process, through the runner, over a real socket: a fake OpenAI
- * server on 127.0.0.1 that sends its headers and then nothing, with `timeout_settings` from the
- * config (short, on the real clock: a virtual clock would jump to the orchestrator timeout while
- * the request is still on the wire; `src/backends/retry-liveness.test.ts` proves the defaults on a
- * virtual clock).
+ * One agent, or the presenter, on a provider that hangs (issue 30 row 16): the straggler cut
+ * needs two agents, so this once held the run until the 30-minute orchestrator timeout (a local
+ * server got no liveness limit at all). Now the stream-idle timeout ends each attempt and the
+ * retry wrapper gives up after its retries. In process, through the runner, over a real socket:
+ * a fake OpenAI server on 127.0.0.1 that sends its headers and then nothing, with
+ * `timeout_settings` from the config (short, on the real clock: a virtual clock would jump to the
+ * orchestrator timeout while the request is still on the wire; `src/backends/retry-liveness.
+ * test.ts` proves the defaults on a virtual clock).
  */
 import { tmpdir } from "node:os";
 import { afterEach, describe, expect, test } from "vitest";
