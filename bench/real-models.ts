@@ -4,7 +4,8 @@
  * the whole team or one of three agents, in one mode — run once through the built CLI, with the
  * model calls and prompt tokens the fake counted against the cell's call bound (the default
  * budget's `maxCalls + agents − 1` per run, src/engine/budget.ts). Figures only: PASS/MISS says
- * whether the calls stayed within the bound.
+ * whether the calls stayed within the bound and the run ended with exit 0 (an answer) or 2 (none
+ * ever accepted), not a crash.
  *
  *     npm run build && node dist/bench/run.js real-models
  */
@@ -35,7 +36,8 @@ export async function realModelsRows(cli: string): Promise<Row[]> {
       goal: `≤ ${bound} calls`,
       value: `${result.calls} calls`,
       ratio: `${(result.calls / bound).toFixed(2)}× bound`,
-      status: result.calls <= bound ? "PASS" : "MISS",
+      // A crash (exit other than 0 or 2) or a kill is a miss whatever the calls.
+      status: result.calls <= bound && (result.code === 0 || result.code === 2) ? "PASS" : "MISS",
       note: `${result.promptTokens} prompt tokens; exit ${String(result.code)}; ${result.answers} answers accepted; ${result.misbehaved} misbehaved replies; ${(result.wallMs / 1000).toFixed(1)} s`,
     });
   }
