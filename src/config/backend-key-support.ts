@@ -193,7 +193,8 @@ export function unreadBackendKeys(
       }
       continue;
     }
-    const reads = READERS[key];
+    // Own keys only: `toString`, `valueOf`, … are plain (unknown) keys, not Object.prototype's.
+    const reads = Object.hasOwn(READERS, key) ? READERS[key] : undefined;
     if (reads !== undefined && !reads(backend.type)) {
       unread.push({ key, text: `does not read ${key}` });
     }

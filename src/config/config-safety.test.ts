@@ -57,6 +57,29 @@ describe("JavaScript's reserved keys", () => {
   });
 });
 
+describe("keys named like Object.prototype members", () => {
+  test("toString, valueOf, hasOwnProperty, … are plain unknown keys: warned about, never an internal error", () => {
+    for (const name of [
+      "toString",
+      "valueOf",
+      "hasOwnProperty",
+      "__defineGetter__",
+      "isPrototypeOf",
+    ]) {
+      const text = `agents:\n  - id: a\n    backend:\n      type: openai\n      model: m\n      ${name}: 1\n${name}: 2\norchestrator:\n  ${name}: 3\n`;
+      const { warnings } = parseConfigText(text, { source: "c.yaml", env: {} });
+      expect(
+        warnings.map((warning) => warning.message),
+        name,
+      ).toEqual([
+        `c.yaml:6:7: unknown key agents[0].backend.${name} (ignored)`,
+        `c.yaml:7:1: unknown key ${name} (ignored)`,
+        `c.yaml:9:3: unknown key orchestrator.${name} (ignored)`,
+      ]);
+    }
+  });
+});
+
 describe("names that become path segments", () => {
   test("an agent id that climbs out of the run is refused where it is written", () => {
     const error = errorOf(agent("", '"../../../../tmp/victim"'));

@@ -26,10 +26,10 @@ const scalar = fc.oneof(
   fc.constant(null),
   fc.constantFrom("${UNSET_VAR}", "${HOME}", "${X:-default}", "$notavar", "file:///etc/passwd"),
 );
-/** Map keys, JavaScript's reserved ones included (issue 30: `__proto__` was an internal error). */
+/** Map keys, JavaScript's reserved ones and Object.prototype's members included (issue 30 row 15). */
 const key = fc.oneof(
   fc.string({ maxLength: 6 }),
-  fc.constantFrom("__proto__", "constructor", "prototype"),
+  fc.constantFrom("__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty"),
 );
 const value = fc.oneof(
   scalar,

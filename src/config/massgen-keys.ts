@@ -235,7 +235,10 @@ const TABLES: Readonly<Record<string, Readonly<Record<string, UnusedKeyReason>>>
 export function massgenKeyReason(path: KeyPath): UnusedKeyReason | undefined {
   const key = path.at(-1);
   if (typeof key !== "string") return undefined;
-  return TABLES[parentPattern(path.slice(0, -1))]?.[key];
+  // Own keys only: a key named like an Object.prototype member (`toString`) is a plain key.
+  const pattern = parentPattern(path.slice(0, -1));
+  const table = Object.hasOwn(TABLES, pattern) ? TABLES[pattern] : undefined;
+  return table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** `agents.0.backend.mcp_servers.web` → `agents[].backend.mcp_servers[]`. */
