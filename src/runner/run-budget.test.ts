@@ -64,4 +64,12 @@ describe("the documented defaults", () => {
     expect(three.maxCostUsd).toBeUndefined();
     expect(BudgetConfig.shape.max_cost_usd.description).toContain("Default: no limit.");
   });
+
+  test("the config reference's introduction says the same", async () => {
+    const { renderConfigReference } = await import("../config/docs.js");
+    const text = renderConfigReference().replace(/\s+/g, " ");
+    expect(text).toContain(
+      `at most ${DEFAULT_CALLS_PER_AGENT} model calls per agent + ${DEFAULT_EXTRA_CALLS} for the run and ${defaultBudget(1).perAgent?.maxCalls} per agent`,
+    );
+  });
 });
