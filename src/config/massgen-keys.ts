@@ -172,7 +172,9 @@ const COORDINATION_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
 /** Keys of one MCP server entry (`agents[].backend.mcp_servers[].KEY`). */
 const MCP_SERVER_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
   security: unsupported("MassGen's MCP security levels (coord starts the server as configured)"),
-  timeout: unsupported("per-server MCP timeouts (a tool call is bounded by the run's timeouts)"),
+  timeout: unsupported(
+    "MassGen's per-server connection timeout (each tool call is bounded by tool_timeout_seconds, default 120 s)",
+  ),
   description: notNeeded("the server describes its own tools"),
 };
 
