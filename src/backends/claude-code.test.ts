@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import type { BackendConfig } from "../config/schema.js";
 import { ConfigError } from "../errors.js";
-import { claudeCodeSettings, queryOptions, usageOf } from "./claude-code.js";
+import { checkResult, claudeCodeSettings, queryOptions, usageOf } from "./claude-code.js";
 import { composeSystemPrompt, renderPrompt } from "./claude-code-request.js";
-import type { ModelRequest } from "./backend.js";
+import { BackendError, type ModelRequest } from "./backend.js";
 
 const base: BackendConfig = { type: "claude_code", model: "claude-sonnet-4-5" };
 const env: Record<string, string> = { ANTHROPIC_API_KEY: "sk-ant-1", PATH: "/bin" };
@@ -179,4 +179,26 @@ test("usage: cache reads and writes are added back to input; thinking tokens are
     reasoningTokens: 15,
     cachedInputTokens: 30,
   });
+});
+
+test("a result saying the prompt is too long is a context-length error, never retried", () => {
+  const result = {
+    type: "result",
+    subtype: "success",
+    is_error: true,
+    result: "Prompt is too long",
+    api_error_status: 400,
+  } as unknown as Parameters<typeof checkResult>[0];
+  const thrown = (() => {
+    try {
+      checkResult(result);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  })();
+  expect(thrown).toBeInstanceOf(BackendError);
+  expect(thrown).toMatchObject({ kind: "context-length", retryable: false, status: 400 });
+  const other = { ...result, result: "Credit balance is too low" } as typeof result;
+  expect(() => checkResult(other)).toThrow(/Credit balance is too low/);
 });

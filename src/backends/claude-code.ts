@@ -56,6 +56,7 @@ import {
   type ClaudeCodeSettings,
   type QueryFunction,
 } from "./claude-code-settings.js";
+import { contextOverflowOf } from "./context-length.js";
 
 export {
   CLAUDE_CODE_PERMISSION_MODES,
@@ -257,7 +258,11 @@ export function usageOf(result: SDKResultMessage): Usage {
 }
 
 /** @throws BackendError for a result that reports a failure (an API error, a CLI error). */
-function checkResult(result: SDKResultMessage): void {
+/**
+ * Throws the {@link BackendError} a failed Claude Code result stands for (a prompt over the
+ * model's context as `kind: "context-length"`, never retried); returns for a success.
+ */
+export function checkResult(result: SDKResultMessage): void {
   if (result.subtype === "success" && !result.is_error) return;
   if (result.subtype === "error_max_turns") return; // reported as finish reason `length`
   const status = (result as { api_error_status?: number | null }).api_error_status ?? undefined;
@@ -265,7 +270,11 @@ function checkResult(result: SDKResultMessage): void {
     result.subtype === "success"
       ? result.result
       : result.errors.join("; ") || result.subtype.replace(/_/g, " ");
+  const overflow = contextOverflowOf(text);
   throw new BackendError({
+    ...(overflow !== undefined
+      ? { kind: "context-length" as const, contextWindow: overflow.contextWindow }
+      : {}),
     message: `claude_code${status !== undefined ? ` ${status}` : ""}: ${text}${status === 401 ? " (check ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN or `api_key:`)" : ""}`,
     provider: "claude_code",
     ...(status !== undefined ? { status } : {}),
