@@ -43,7 +43,7 @@ describe("failureLine", () => {
       { type: "run-end", reason: "failed", durationMs: 10, error: "every agent failed" },
     );
     expect(failureLine(state)).toBe(
-      "every agent failed — alice: called the unknown tool final_answer 3 times (the models did not follow coord's protocol: try another model, see docs/coordination.md)",
+      "every agent failed — alice: called the unknown tool final_answer 3 times (the models did not follow coord's protocol: try another model, see docs/real-models.md)",
     );
   });
 

@@ -37,7 +37,7 @@ export function failureAdvice(
       : "raise timeout_settings.orchestrator_timeout_seconds";
   }
   if (misbehaved)
-    return "the models did not follow coord's protocol: try another model, see docs/coordination.md";
+    return "the models did not follow coord's protocol: try another model, see docs/real-models.md";
   if (causes.has("context")) return "the prompts outgrew the models' context windows";
   return undefined;
 }
