@@ -6,9 +6,11 @@
  *   bind — no session is listed, no run starts — while loopback names and this machine's own
  *   addresses are served;
  * - a 50 MB body is refused with 413 before it is read (declared, or streamed in chunks);
- * - a POST whose type is not exactly `application/json` (`text/plain; application/json`) is 415.
+ * - a POST whose type is not exactly `application/json` (`text/plain; application/json`) is 415;
+ * - the socket time limits close a silent connection but not the page's WebSocket.
  */
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, test } from "vitest";
 import { makeSandbox } from "./support/cli.js";
@@ -179,6 +181,54 @@ describe("coord --web --web-host 0.0.0.0", () => {
       // Nothing ran: the session has no turn.
       const session = await send(port, { path: "/api/session", headers });
       expect(JSON.parse(session.text)).toMatchObject({ turns: [] });
+    },
+  );
+
+  test(
+    "the socket limits close a silent connection, not the page's WebSocket",
+    { timeout: 60_000 },
+    async () => {
+      const sandbox = await makeSandbox();
+      cli = await startWebCli(["--config", "@examples/scripted_team"], {
+        ...sandbox,
+        env: { COORD_SERVER_IDLE_TIMEOUT_MS: "300", COORD_SERVER_HEADERS_TIMEOUT_MS: "300" },
+      });
+      const port = Number(new URL(cli.url).port);
+      const ws = connect(port, "127.0.0.1");
+      let received = Buffer.alloc(0);
+      let wsClosed = false;
+      const wakers = new Set<() => void>();
+      ws.on("data", (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        for (const wake of wakers) wake();
+      });
+      ws.on("close", () => (wsClosed = true));
+      const until = (check: () => boolean) =>
+        new Promise<void>((resolve) => {
+          const wake = () => {
+            if (!check()) return;
+            wakers.delete(wake);
+            resolve();
+          };
+          wakers.add(wake);
+          wake();
+        });
+      ws.write(
+        `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+      );
+      await until(() => received.includes("\r\n\r\n"));
+      expect(received.toString("latin1")).toMatch(/^HTTP\/1\.1 101 /);
+      // A silent connection opened now is closed once the idle limit passed...
+      const silent = connect(port, "127.0.0.1");
+      silent.on("error", () => undefined);
+      await new Promise((resolve) => silent.on("close", resolve));
+      // ...while the WebSocket still answers a ping (masked, empty) with a pong.
+      expect(wsClosed).toBe(false);
+      const before = received.length;
+      ws.write(Buffer.from([0x89, 0x80, 1, 2, 3, 4]));
+      await until(() => received.subarray(before).includes(Buffer.from([0x8a, 0x00])));
+      ws.destroy();
     },
   );
 });

@@ -4,8 +4,10 @@
  *
  * - `GET /health` → `{status: "ok", version, default_config: boolean, config, model}`;
  * - `GET /v1/models` → the served team as one model (without a server config: the built-in
- *   examples, as `@examples/NAME`);
- * - `POST /v1/chat/completions` → one team run per request (non-streaming);
+ *   examples that do not act, as `@examples/NAME`, and the `--teams` folder's files, as
+ *   `path:FILE`);
+ * - `POST /v1/chat/completions` → one team run per request (non-streaming), at most
+ *   `maxInFlight` at once (one more: 503 `server_busy` with `Retry-After`);
  * - everything else → 404 (405 for a known path with the wrong method), always in the
  *   OpenAI error shape `{"error": {message, type, param, code}}`.
  *
@@ -19,6 +21,8 @@
  * otherwise, so no web page can post a "simple" cross-site request); a request carrying an
  * `Origin` that is not in `corsOrigins` is a 403, and CORS headers are sent only for allowed
  * origins. Every response body passes through the process's one redactor (`src/redact.ts`).
+ * A client that goes away before its request was read is one access-log line (status 499), not
+ * an internal error.
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
