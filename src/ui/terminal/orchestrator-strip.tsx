@@ -31,20 +31,32 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
       ? wallTimeMs(state)
       : Math.max(0, now - state.startedAt);
   const cost = costUsd(state.totals);
+  const degraded = state.phase === "done" && state.degraded.length > 0;
   const phase =
     state.phase === "done" && state.endReason !== "completed"
       ? (state.endReason ?? "done")
-      : state.phase === "coordinating" && state.mode === "decomposition"
-        ? "working on subtasks"
-        : PHASE_TEXT[state.phase];
+      : degraded
+        ? "done, degraded"
+        : state.phase === "coordinating" && state.mode === "decomposition"
+          ? "working on subtasks"
+          : PHASE_TEXT[state.phase];
   const phaseColor =
-    state.phase === "done" ? (state.endReason === "completed" ? "green" : "red") : "cyan";
+    state.phase === "done"
+      ? state.endReason !== "completed"
+        ? "red"
+        : degraded
+          ? "yellow"
+          : "green"
+      : "cyan";
   const parts = [
     ...planParts(state),
     `answers ${state.answers.length}`,
     formatElapsed(elapsed),
     `${formatTokens(totalTokens(state.totals))} tokens`,
     ...(cost !== undefined ? [formatCost(cost)] : []),
+    ...state.limitsReached
+      .filter((limit) => limit.scope === "run")
+      .map((limit) => `budget reached: ${limit.limit} ${formatLimit(limit.used, limit.limit)}`),
     ...(state.totals.retries > 0
       ? [`${state.totals.retries} ${state.totals.retries === 1 ? "retry" : "retries"}`]
       : []),
@@ -143,4 +155,9 @@ const NARROW_COLUMNS = 72;
 /** Rows the strip takes at `width`: the title (and counters), plus the tally or winner. */
 export function stripRows(state: RunState, width: number): number {
   return (width < NARROW_COLUMNS ? 2 : 1) + (hasTallyLine(state) ? 1 : 0);
+}
+
+/** A budget amount: USD for cost, else a count. */
+function formatLimit(value: number, limit: RunState["limitsReached"][number]["limit"]): string {
+  return limit === "cost" ? formatCost(value) : String(Math.round(value));
 }

@@ -80,10 +80,11 @@ export function RunView({ entry, question, tab, onTab, workspace }: RunViewProps
         <Question text={state.question || question} />
         <div className="run-meta">
           <span
-            className={`pill ${ended ? (state.endReason === "completed" ? "good" : "bad") : "busy"}`}
+            className={`pill ${ended ? (state.endReason !== "completed" ? "bad" : state.degraded.length > 0 ? "warn" : "good") : "busy"}`}
             data-testid="run-status"
           >
             {outcome}
+            {ended && state.degraded.length > 0 ? ", degraded" : ""}
           </span>
           {state.mode && <span>{state.mode}</span>}
           {state.startedAt !== null && <span>{duration(wallTimeMs(state))}</span>}
@@ -91,6 +92,13 @@ export function RunView({ entry, question, tab, onTab, workspace }: RunViewProps
           <span>{cost(state.totals)}</span>
         </div>
         {state.error && <p className="error-line">{state.error}</p>}
+        {state.degraded.length > 0 && (
+          <ul className="degraded" data-testid="run-degraded">
+            {state.degraded.map((reason) => (
+              <li key={reason}>Degraded: {reason}</li>
+            ))}
+          </ul>
+        )}
       </section>
       <section className="agents">
         {state.agents.length === 0 && <p className="muted">Starting the team…</p>}
