@@ -6,6 +6,8 @@
  * - the run ends on its own (not killed by the test's safety net);
  * - it ends within its budget: the calls the fake counted are at most the cell's bound
  *   (`callBound`: default budget `maxCalls + agents − 1` per run);
+ * - the run logs count every request the fake received (`metrics.json` `totals.model_calls`),
+ *   and at least the ones it failed as failed;
  * - whenever coord accepted an answer (`answer` events in the run logs), it prints an answer on
  *   stdout (with the 18 every fake answer ends on) and exits 0; a run that never accepted one exits 2;
  * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`);
@@ -34,6 +36,12 @@ export async function checkCell(cell: Cell): Promise<void> {
   const account = `${cellName(cell)}: ${describeResult(result)}`;
   expect.soft(result.code, `ended on its own: ${account}`).not.toBeNull();
   expect.soft(result.calls, `calls within the bound: ${account}`).toBeLessThanOrEqual(result.bound);
+  expect
+    .soft(result.loggedCalls, `every request counted in metrics.json: ${account}`)
+    .toBe(result.calls);
+  expect
+    .soft(result.loggedFailedCalls, `failed requests counted: ${account}`)
+    .toBeGreaterThanOrEqual(result.failed);
   if (result.answers > 0) {
     expect.soft(result.code, `an accepted answer means exit 0: ${account}`).toBe(0);
     expect.soft(result.stdout, `the answer on stdout: ${account}`).toMatch(/18/);

@@ -219,6 +219,10 @@ export interface CellResult extends CliResult {
   failed: number;
   /** `answer` events in every events.jsonl of the run(s): answers coord accepted. */
   answers: number;
+  /** Model calls the run logs count (`metrics.json` `totals.model_calls`, all runs summed). */
+  loggedCalls: number;
+  /** Failed model calls the run logs count (`totals.failed_model_calls`). */
+  loggedFailedCalls: number;
   bound: number;
   wallMs: number;
   perModel: Record<string, ModelStats>;
@@ -246,7 +250,8 @@ export function cellConfig(cell: Cell, url: string): string {
  * Runs one cell: a fresh misbehaving fake, a sandbox, `coord --config team.yaml <mode flags>
  * --no-display QUESTION`.
  * @param options.timeoutMs kill the CLI after this long (default 60 000 ms).
- * @param options.cli the built CLI to run (default the repository's `dist/bin/coord.js`).
+ * @param options.cli the built CLI to run (default: `COORD_TEST_CLI` from the environment, e.g. a
+ *   build of another checkout, else the repository's `dist/bin/coord.js`).
  */
 export async function runCell(
   cell: Cell,
@@ -259,7 +264,7 @@ export async function runCell(
     await writeFile(join(box.cwd, "team.yaml"), cellConfig(cell, server.url));
     const started = performance.now();
     const result = await runAt(
-      options.cli ?? CLI,
+      options.cli ?? process.env.COORD_TEST_CLI ?? CLI,
       ["--config", "team.yaml", ...MODES[cell.mode].args, "--no-display", QUESTION],
       { ...box, timeoutMs: options.timeoutMs ?? 60_000 },
     );
@@ -272,7 +277,11 @@ export async function runCell(
       promptTokens: totals.promptTokens,
       misbehaved: totals.misbehaved,
       failed: totals.failed,
-      answers: await acceptedAnswers(box.cwd),
+      ...(await readLogs(box.cwd).then((logged) => ({
+        answers: logged.answers,
+        loggedCalls: logged.calls,
+        loggedFailedCalls: logged.failedCalls,
+      }))),
       bound: callBound(cell.mode),
       wallMs,
       perModel: fake.stats(),
@@ -307,21 +316,38 @@ function runAt(
   });
 }
 
-/** `answer` events in every events.jsonl under a directory (run logs, plan logs). */
-async function acceptedAnswers(root: string): Promise<number> {
-  let count = 0;
+/** What the run logs under a directory say: accepted answers and model calls (all runs summed). */
+interface Logged {
+  /** `answer` events in every events.jsonl. */
+  answers: number;
+  /** `totals.model_calls` of every metrics.json (failed ones included). */
+  calls: number;
+  /** `totals.failed_model_calls` of every metrics.json. */
+  failedCalls: number;
+}
+
+async function readLogs(root: string): Promise<Logged> {
+  const logged: Logged = { answers: 0, calls: 0, failedCalls: 0 };
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
-    if (!entry.isFile() || entry.name !== "events.jsonl") continue;
-    const text = await readFile(join(entry.parentPath, entry.name), "utf8");
-    const { events } = parseEventLog(text);
-    count += events.filter((event) => event.type === "answer").length;
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    if (entry.name === "events.jsonl") {
+      const { events } = parseEventLog(await readFile(path, "utf8"));
+      logged.answers += events.filter((event) => event.type === "answer").length;
+    } else if (entry.name === "metrics.json") {
+      const metrics = JSON.parse(await readFile(path, "utf8")) as {
+        totals?: { model_calls?: number; failed_model_calls?: number };
+      };
+      logged.calls += metrics.totals?.model_calls ?? 0;
+      logged.failedCalls += metrics.totals?.failed_model_calls ?? 0;
+    }
   }
-  return count;
+  return logged;
 }
 
 /** A one-line account of a cell's run, for failure messages and the bench. */
 export function describeResult(result: CellResult): string {
   const lastLines = result.stderr.trimEnd().split("\n").slice(-4).join(" | ");
-  return `exit ${String(result.code)}, ${result.calls} calls (bound ${result.bound}), ${result.promptTokens} prompt tokens, ${result.misbehaved} misbehaved, ${result.answers} answers accepted, ${(result.wallMs / 1000).toFixed(1)} s; stdout ${JSON.stringify(result.stdout.slice(0, 80))}; stderr …${lastLines}`;
+  return `exit ${String(result.code)}, ${result.calls} calls (bound ${result.bound}; logged ${result.loggedCalls}, ${result.loggedFailedCalls} failed), ${result.promptTokens} prompt tokens, ${result.misbehaved} misbehaved, ${result.answers} answers accepted, ${(result.wallMs / 1000).toFixed(1)} s; stdout ${JSON.stringify(result.stdout.slice(0, 80))}; stderr …${lastLines}`;
 }
