@@ -3,11 +3,17 @@
  * provider (Chat Completions over a real socket) streams OPENAI_API_KEY's value in three text
  * deltas; the built CLI's run log (events.jsonl and every other file) and the bundle
  * `coord export` uploads (through a fake `gh`) hold no piece of it, and the text around it is
- * intact, with the redaction marker where the key was.
+ * intact, with the redaction marker where the key was. In process, every subscriber of the live
+ * run (displays, web sockets, the server) gets the same re-chunked, redacted deltas.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { afterEach, describe, expect, test } from "vitest";
+import { systemClock } from "../src/clock.js";
+import { parseConfigText } from "../src/config/index.js";
+import type { CoordEvent } from "../src/events/index.js";
+import { startRun } from "../src/runner/run-team.js";
 import { makeSandbox, onlyAttemptDir, runCli } from "./support/cli.js";
 import { installFakeGh } from "./support/fake-gh.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "./support/fake-openai-server.js";
@@ -104,5 +110,32 @@ describe("a key streamed in pieces", () => {
     for (const [name, content] of uploaded) expectNoPiece(`exported ${name}`, content);
     const exportedEvents = uploaded.find(([name]) => name.endsWith("events.jsonl"))![1];
     expect(streamedText(parseLines(exportedEvents))).toBe("Your key is <redacted>, keep it safe.");
+  });
+
+  test("no subscriber of the live run sees a piece of it (web sockets, displays, the server)", async () => {
+    const chunks = [`Your key is ${PIECES[0]}`, PIECES[1]!, `${PIECES[2]}, keep it safe.`];
+    provider = await startFakeOpenAIServer(() => ({ text: chunks.join(""), textChunks: chunks }));
+    const config = parseConfigText(
+      `agents:\n  - id: solo\n    backend: { type: chatcompletion, model: m, base_url: "${provider.url}" }\n`,
+      { env: {} },
+    ).config;
+    const handle = await startRun({
+      config,
+      mode: "single",
+      agentIndexes: [0],
+      question: "What is my key?",
+      env: { OPENAI_API_KEY: KEY },
+      cwd: tmpdir(),
+      clock: systemClock,
+    });
+    const seen: CoordEvent[] = [];
+    handle.live.subscribe((event) => seen.push(event));
+    await handle.done;
+    expect(seen.map((event) => event.seq)).toEqual(seen.map((_, index) => index + 1));
+    const text = seen
+      .flatMap((event) => (event.type === "text-delta" ? [event.text] : []))
+      .join("");
+    expect(text).toContain("Your key is <redacted>, keep it safe.");
+    expectNoPiece("the live run's events", JSON.stringify(seen));
   });
 });

@@ -7,8 +7,10 @@
  * the chat, `coord serve` and `logs analyze --mode self`.
  *
  * Every event passes through the process's one redactor (`src/redact.ts`) before it is
- * published, so no subscriber (log, display, HTTP response, trace, export) ever sees a key: the
- * environment's and the config's key values are registered with it here.
+ * published, so no subscriber (log, display, HTTP response, web socket, trace, export) ever sees a
+ * key: the environment's and the config's key values are registered with it here. Streamed deltas
+ * are re-chunked first (`src/store/stream-redactor.ts`), so a key split across chunks is redacted
+ * whole.
  */
 import { basename, join, resolve } from "node:path";
 import type { Backend } from "../backends/index.js";
@@ -168,6 +170,9 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
   await tools?.startMcp();
   const { runCoordination, RunStopped, stopDetailOf, stopReasonOf } =
     await import("../engine/index.js");
+  // A key streamed in pieces is redacted whole before any subscriber sees a piece (issue 30).
+  const { createStreamRedactor } = await import("../store/stream-redactor.js");
+  const chunks = createStreamRedactor();
   const stopper = new AbortController();
   const stop = (reason: StopReason, detail?: string) => {
     if (!stopper.signal.aborted) stopper.abort(new RunStopped(reason, detail));
@@ -228,9 +233,13 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
 
   const done = (async (): Promise<TeamRunResult> => {
     try {
-      for await (const event of events) live.publish(redactStrings(event));
+      for await (const event of events) {
+        for (const next of chunks.push(event)) live.publish(redactStrings(next));
+      }
+      for (const next of chunks.flush()) live.publish(redactStrings(next));
       live.end();
     } catch (error) {
+      for (const next of chunks.flush()) live.publish(redactStrings(next));
       live.end(error);
       throw error;
     } finally {
