@@ -6,11 +6,12 @@
  * pattern (`(a+)+$`) can stall coord. Files are read as ../regular-file.ts: special files are
  * skipped, never opened for a blocking read, and at most {@link MAX_SEARCHED_BYTES} is read.
  */
-import { readdir, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { RE2JS } from "re2js";
 import { glob } from "tinyglobby";
 import { fileKind, readResolvedFile } from "../regular-file.js";
+import { compileGlob } from "./glob-pattern.js";
 import { isInside, type PathPolicy, ToolError } from "./path-policy.js";
 import type { LocalTool } from "./tool.js";
 import { optionalString, requiredString } from "./tool-input.js";
@@ -70,23 +71,43 @@ async function searchFolders(
   return folders;
 }
 
-/** Files matching `pattern` in each folder (absolute paths, each once, sorted). */
+/**
+ * Files matching `pattern` in each folder (absolute paths, each once, sorted). The folder is walked
+ * by tinyglobby with the fixed pattern `**` (from the pattern's literal prefix when that is a real
+ * folder, no link); the caller's pattern is matched in linear time by ./glob-pattern.ts.
+ */
 async function globAll(
   policy: PathPolicy,
+  tool: string,
   folders: readonly string[],
   pattern: string,
   onlyFiles: boolean,
 ): Promise<string[]> {
+  const matches = compileGlob(tool, pattern);
   const found = new Set<string>();
   for (const folder of folders) {
-    const paths = await glob(pattern, {
-      cwd: folder,
+    let base = folder;
+    let prefix = "";
+    if (matches.prefix !== "") {
+      const start = join(folder, matches.prefix);
+      const real = await realpath(start).catch(() => undefined);
+      if (real === undefined) continue;
+      // A link in the prefix is not taken: the walk from the folder does not follow it either.
+      if (real === start) [base, prefix] = [start, `${matches.prefix}/`];
+    }
+    const paths = await glob("**", {
+      cwd: base,
       dot: true,
       followSymbolicLinks: false,
+      expandDirectories: false,
       onlyFiles,
-      ignore: hiddenInside(policy, folder),
+      ignore: hiddenInside(policy, base),
     });
-    for (const path of paths) found.add(join(folder, path));
+    for (const path of paths) {
+      const relativePath = prefix + path;
+      if (matches(relativePath.endsWith("/") ? relativePath.slice(0, -1) : relativePath))
+        found.add(join(folder, relativePath));
+    }
   }
   return [...found].sort();
 }
@@ -158,7 +179,7 @@ function findFilesTool(policy: PathPolicy): LocalTool {
       const pattern = requiredString(name, input, "pattern");
       checkPattern(name, pattern);
       const folders = await searchFolders(policy, name, input, context.presenting);
-      const found = await globAll(policy, folders, pattern, false);
+      const found = await globAll(policy, name, folders, pattern, false);
       if (found.length === 0)
         return `No files match ${pattern} in ${folders.map(policy.display).join(", ")}`;
       const shown = found.slice(0, MAX_LISTED).map(policy.display);
@@ -213,7 +234,7 @@ function searchFilesTool(policy: PathPolicy): LocalTool {
       const filter = optionalString(name, input, "glob") ?? "**/*";
       checkPattern(name, filter);
       const folders = await searchFolders(policy, name, input, context.presenting);
-      const files = await globAll(policy, folders, filter, true);
+      const files = await globAll(policy, name, folders, filter, true);
       const matches: string[] = [];
       let more = 0;
       for (const path of files) {
