@@ -168,7 +168,7 @@ function buildProgram(version: string): Command {
     .option("--strict", "with --validate: warnings count as errors")
     .option(
       "--json",
-      "with a question: the run's result as one JSON object on stdout (answer, winner, votes, agents, usage, cost, duration, log dir, session id), no progress; with --list-sessions: the sessions as JSON",
+      "with a question: the run's result as one JSON object on stdout (answer, why it was degraded, winner, votes, agents, usage, cost, duration, log dir, session id), no progress; with --list-sessions: the sessions as JSON",
     )
     .option(
       "--tracing",
@@ -182,7 +182,7 @@ function buildProgram(version: string): Command {
     )
     .option(
       "--automation",
-      "only parseable lines on stdout: LOG_DIR, STATUS, QUESTION, WINNER, ANSWER_FILE, DURATION, COMPLETED (planning: PLAN_DIR, PLAN_ID)",
+      "only parseable lines on stdout: LOG_DIR, STATUS, QUESTION, WINNER, ANSWER_FILE, DURATION, COMPLETED (a budget limit: LIMIT; a degraded run: DEGRADED; planning: PLAN_DIR, PLAN_ID)",
     )
     .addHelpText(
       "after",
