@@ -96,6 +96,12 @@ export const OrchestratorConfig = z.object({
     .boolean()
     .default(false)
     .describe("Use the winning answer as the final answer, without a presentation round."),
+  presentation: z
+    .enum(["keep_conclusion", "free"])
+    .default("keep_conclusion")
+    .describe(
+      "`keep_conclusion`: a final presentation that changes the winning answer's conclusion (its number, choice or short answer) is replaced by the winning answer, with a warning. `free`: the presenter may synthesise freely (open questions).",
+    ),
   defer_voting_until_all_answered: z
     .boolean()
     .default(true)

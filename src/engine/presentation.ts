@@ -8,6 +8,11 @@
  * of at most {@link MAX_PRESENTATION_STEPS} model calls: it alone may now write to context paths
  * with write permission. Afterwards its workspace is snapshotted as `agent<N>.final`, the run's
  * result.
+ *
+ * The presentation keeps the winner's conclusion (issue 26 item 3; `orchestrator.presentation`,
+ * default `keep_conclusion`): when the winning answer has a conclusion (`./conclusions.ts`) and
+ * the presented text states another one, or none that mentions the winner's, the winning answer
+ * is the final answer (`source: answer`) and a `warning` says so. `free` allows free synthesis.
  */
 import type { ChatMessage, ModelRequest, ToolCall } from "../backends/index.js";
 import type { Clock } from "../clock.js";
@@ -22,6 +27,8 @@ import {
   presentationUserMessage,
   type HistoryTurn,
 } from "./prompts.js";
+import type { EventOf } from "../events/index.js";
+import { conclusionOf, isNumberOrChoice, normalizeConclusion } from "./conclusions.js";
 import type { AgentState, Team } from "./team.js";
 
 /** A mode's final presentation: the presenter's prompt and what stands in for its answer. */
@@ -47,6 +54,11 @@ export interface PresentationOptions {
    * (step 7) and its winning answer.
    */
   plan?: PresentationPlan | undefined;
+  /**
+   * Keep the winner's conclusion (`orchestrator.presentation: keep_conclusion`): a presentation
+   * that states another conclusion is replaced by the winning answer. Default false.
+   */
+  keepConclusion?: boolean | undefined;
   /** Tools the presenter may use (besides its own `tools`), e.g. the team's. */
   localTools?: readonly LocalTool[];
   emitter: Emitter;
@@ -112,13 +124,24 @@ export async function present(options: PresentationOptions): Promise<string | un
     outcome: "final",
     durationMs: clock.now() - started,
   });
-  const content = text !== "" ? text : fallback;
+  const overturned =
+    text !== "" && options.keepConclusion === true ? changesConclusion(options, text) : undefined;
+  if (overturned !== undefined) {
+    emitter.emit({
+      type: "warning",
+      agentId,
+      source: "presentation",
+      message: `the presentation concluded ${overturned.presented}, not the winning answer's ${overturned.winner}; the winning answer is the final answer (orchestrator.presentation: keep_conclusion)`,
+    });
+  }
+  const presented = text !== "" && overturned === undefined;
+  const content = presented ? text : fallback;
   emitter.emit({
     type: "final-answer",
     agentId,
     label,
     content,
-    source: text !== "" ? "presentation" : "answer",
+    source: presented ? "presentation" : "answer",
   });
   await finalSnapshot(presenter, label, emitter);
   return content;
@@ -204,6 +227,67 @@ async function presentationLoop(options: PresentationOptions, round: number): Pr
     }
   }
   return text;
+}
+
+/**
+ * The winner's and the presentation's conclusions when the presentation changed it; undefined
+ * when it kept it, when it cannot tell, when the winning answer has none (free-form), or for a
+ * mode's own presentation. The presentation's conclusion is compared only when it is of the same
+ * kind: for a numeric winner, the presentation's conclusion if numeric, else its last number;
+ * for a choice letter, a choice letter; for a short phrase, any conclusion it has.
+ */
+function changesConclusion(
+  options: PresentationOptions,
+  text: string,
+): { winner: string; presented: string } | undefined {
+  const label = options.presenter.answer?.label;
+  if (options.plan !== undefined || label === undefined) return undefined;
+  const winner = options.team.conclusionOf(label);
+  if (winner === undefined) return undefined;
+  const own = conclusionOf(text);
+  let presented: string | undefined;
+  if (NUMERIC.test(winner)) {
+    presented =
+      own !== undefined && NUMERIC.test(own)
+        ? own
+        : normalizeConclusion(text.match(/-?\d[\d,]*(?:\.\d+)?/g)?.at(-1) ?? "");
+  } else if (isNumberOrChoice(winner)) {
+    presented = own !== undefined && isNumberOrChoice(own) && !NUMERIC.test(own) ? own : undefined;
+  } else presented = own;
+  return presented === undefined || presented === winner ? undefined : { winner, presented };
+}
+
+const NUMERIC = /^-?\d+(?:\.\d+)?$/;
+
+/** True when `orchestrator.presentation` keeps the winner's conclusion for a winner chosen so. */
+export function keepsConclusion(
+  settings: { presentation?: "keep_conclusion" | "free" | undefined },
+  basis: EventOf<"winner">["basis"],
+): boolean {
+  return (
+    settings.presentation !== "free" &&
+    (basis === "votes" || basis === "timeout" || basis === "partial")
+  );
+}
+
+/** The `winner` event's conclusion fields from the team's tally (voting modes). */
+export function winnerGroups(
+  tally: ReturnType<Team["tally"]>,
+  basis: EventOf<"winner">["basis"],
+): Pick<EventOf<"winner">, "groups" | "conclusion" | "tieBasis"> {
+  if (tally === undefined || !(basis === "votes" || basis === "timeout" || basis === "partial"))
+    return {};
+  return {
+    ...(tally.conclusion !== undefined ? { conclusion: tally.conclusion } : {}),
+    ...(basis === "votes" && tally.tieBasis !== undefined ? { tieBasis: tally.tieBasis } : {}),
+    groups: tally.groups.map((group) => ({
+      ...(group.conclusion !== undefined ? { conclusion: group.conclusion } : {}),
+      labels: group.labels,
+      votes: group.votes,
+      agents: group.answeredBy.length,
+      firstAnswers: group.firstAnswers,
+    })),
+  };
 }
 
 /** Snapshots the presenter's workspace as the run's result (when it has one). */

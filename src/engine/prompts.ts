@@ -166,7 +166,7 @@ export function presentationSystemPrompt(
   return [
     persona ?? "",
     systemMessage ?? "",
-    "Your team has finished deliberating and your answer was chosen. Write the final answer to the original message for the user: complete, direct, and improved with anything the other answers and the votes got right. Do not mention the team, the votes or the process.",
+    "Your team has finished deliberating and your answer was chosen. Write the final answer to the original message for the user: present the winning answer (yours), keeping its conclusion (its result, choice or short answer), complete, direct, and improved with anything the other answers and the votes got right that agrees with it. Do not mention the team, the votes or the process.",
     withTools ? PRESENTER_TOOLS_NOTE : "",
   ]
     .filter((part) => part !== "")
@@ -196,6 +196,6 @@ export function presentationUserMessage(options: {
     `<ORIGINAL MESSAGE>\n${options.question}\n</ORIGINAL MESSAGE>`,
     `<ANSWERS>\n${answers.join("\n")}\n</ANSWERS>`,
     `<VOTES>\n${votes}\n</VOTES>`,
-    "Write the final answer now.",
+    `The winning answer is ${options.presenterId}'s (marked yours). Write the final answer now, keeping its conclusion.`,
   ].join("\n\n");
 }

@@ -23,7 +23,7 @@ import {
 } from "./modes/index.js";
 import { assignPersonas, type PersonaOptions } from "./personas.js";
 import type { HumanChannel } from "./plan-settings.js";
-import { present } from "./presentation.js";
+import { keepsConclusion, present, winnerGroups } from "./presentation.js";
 import type { HistoryTurn } from "./prompts.js";
 import { stopDetailOf, stopReasonOf } from "./stop-reason.js";
 import { Team, type EngineAgent } from "./team.js";
@@ -254,6 +254,7 @@ async function execute(options: RunCoordinationOptions, baseEmitter: Emitter): P
     tally: tally?.byAgentId ?? {},
     tieBroken: basis === "votes" && (tally?.tieBroken ?? false),
     basis,
+    ...winnerGroups(tally, basis),
   });
 
   // The presentation runs after a timeout too (the best answer so far), but not after a stop.
@@ -274,6 +275,7 @@ async function execute(options: RunCoordinationOptions, baseEmitter: Emitter): P
         end === "budget" ||
         presenter.status === "removed",
       plan: mode.presentation?.(choice, context, { question: options.question, history }),
+      keepConclusion: keepsConclusion(options.settings, basis),
       localTools: options.localTools ?? [],
       emitter,
       clock,

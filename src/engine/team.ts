@@ -5,7 +5,9 @@
 import type { Backend } from "../backends/index.js";
 import type { PlanDraft, PlanTask } from "../events/index.js";
 import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
+import { conclusionOf } from "./conclusions.js";
 import type { AttributedAnswer, AttributedVote, VisibleAnswer } from "./prompts.js";
+import { selectAnswer, type ConclusionGroup, type Selection, type TieBasis } from "./selection.js";
 
 /** One agent as the engine is given it. */
 export interface EngineAgent {
@@ -94,6 +96,8 @@ export class Team {
   readonly answeredQuestions: AnsweredQuestion[] = [];
   /** Planning mode: questions asked so far in the run (numbers `q1`, `q2`, …). */
   questionCount = 0;
+  /** Conclusions of the answers noted with {@link Team.noteAnswer}, by label (superseded ones too). */
+  private readonly conclusions = new Map<string, string | undefined>();
 
   constructor(agents: readonly EngineAgent[]) {
     this.agents = agents.map((agent, index) => ({
@@ -180,23 +184,71 @@ export class Team {
   }
 
   /**
-   * The plurality winner of the current votes (COORDINATION.md step 6): most votes; a tie goes to
-   * the tied agent earliest in config order. Undefined when nobody voted.
+   * Notes the conclusion of `agent`'s current answer (call right after recording it): with the
+   * agent's own `short_answer` when it gave one, else extracted (`./conclusions.ts`). An answer
+   * not noted is read from its text when the tally needs it.
+   */
+  noteAnswer(agent: AgentState, shortAnswer?: string): void {
+    if (!agent.answer) return;
+    this.conclusions.set(agent.answer.label, conclusionOf(agent.answer.content, shortAnswer));
+  }
+
+  /** The conclusion of a current or noted answer; undefined: free-form or unknown. */
+  conclusionOf(label: string): string | undefined {
+    if (this.conclusions.has(label)) return this.conclusions.get(label);
+    const holder = this.agents.find((agent) => agent.answer?.label === label);
+    return holder?.answer ? conclusionOf(holder.answer.content) : undefined;
+  }
+
+  /**
+   * The winner by conclusion groups (COORDINATION.md step 6; rules in `./selection.ts`): every
+   * answer of the run grouped by conclusion, a group with more than half of the current votes
+   * wins, else the evidence ranking (votes + agents that answered it, then first answers, then
+   * votes from outside, then the earliest answer). `winner` holds the group's representative
+   * answer; `votes` are the group's current votes; `byAgentId` the current votes per answer's
+   * author. Undefined when no agent holds an answer.
    */
   tally():
-    | { winner: AgentState; votes: number; tieBroken: boolean; byAgentId: Record<string, number> }
+    | {
+        winner: AgentState;
+        votes: number;
+        tieBroken: boolean;
+        tieBasis?: TieBasis;
+        rule: Selection["rule"];
+        conclusion: string | undefined;
+        byAgentId: Record<string, number>;
+        groups: ConclusionGroup[];
+      }
     | undefined {
+    const currentLabels = new Set(this.agents.flatMap((agent) => agent.answer?.label ?? []));
+    const answers = this.acceptedLabels.map((label) => ({
+      label,
+      anonId: label.slice(0, label.lastIndexOf(".")),
+      conclusion: this.conclusionOf(label),
+      current: currentLabels.has(label),
+    }));
     const counts = new Map<AgentState, number>();
-    for (const voter of this.agents) {
+    const votes = this.agents.flatMap((voter) => {
       const target = voter.vote ? this.byAnonId(voter.vote.targetAnonId) : undefined;
-      if (target?.answer) counts.set(target, (counts.get(target) ?? 0) + 1);
-    }
-    if (counts.size === 0) return undefined;
-    const best = Math.max(...counts.values());
-    const tied = this.agents.filter((agent) => counts.get(agent) === best);
+      if (!target?.answer) return [];
+      counts.set(target, (counts.get(target) ?? 0) + 1);
+      return [{ voterAnonId: voter.anonId, label: target.answer.label }];
+    });
+    const selection = selectAnswer(answers, votes);
+    const winner = this.agents.find((agent) => agent.answer?.label === selection?.label);
+    if (selection === undefined || winner === undefined) return undefined;
     const byAgentId: Record<string, number> = {};
     for (const agent of this.agents)
       if (counts.has(agent)) byAgentId[agent.agent.id] = counts.get(agent)!;
-    return { winner: tied[0]!, votes: best, tieBroken: tied.length > 1, byAgentId };
+    return {
+      winner,
+      votes: selection.group.votes,
+      tieBroken: selection.tieBroken,
+      ...(selection.tieBasis ? { tieBasis: selection.tieBasis } : {}),
+      rule: selection.rule,
+      conclusion: selection.group.conclusion,
+      byAgentId,
+      groups: selection.groups,
+    };
   }
 }

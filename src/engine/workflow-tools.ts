@@ -30,6 +30,11 @@ export function newAnswerTool(): ToolSpec {
       type: "object",
       properties: {
         content: { type: "string", description: "Your full answer, standing on its own." },
+        short_answer: {
+          type: "string",
+          description:
+            "Optional: when the question has a short answer (a number, a choice, a name), that answer alone, e.g. 18 or B.",
+        },
       },
       required: ["content"],
       additionalProperties: false,
@@ -96,7 +101,8 @@ export function stopTool(): ToolSpec {
 
 /** A parsed workflow call, or why it is not one. */
 export type WorkflowCall =
-  | { kind: "new_answer"; call: ToolCall; content: string }
+  /** `shortAnswer`: the optional `short_answer` field, trimmed, when given as a non-empty string. */
+  | { kind: "new_answer"; call: ToolCall; content: string; shortAnswer?: string }
   | { kind: "vote"; call: ToolCall; agentId: string; reason: string }
   | { kind: "stop"; call: ToolCall; status: StopStatus; summary: string }
   /** `submit_plan`: the arguments as given; the planning mode checks them. */
@@ -147,7 +153,15 @@ export function parseWorkflowCall(
     if (typeof content !== "string" || content.trim() === "") {
       return { kind: "invalid", message: `${NEW_ANSWER} needs a non-empty string "content".` };
     }
-    return { kind: "new_answer", call, content: content.trim() };
+    const shortAnswer = field(call.input, "short_answer");
+    return {
+      kind: "new_answer",
+      call,
+      content: content.trim(),
+      ...(typeof shortAnswer === "string" && shortAnswer.trim() !== ""
+        ? { shortAnswer: shortAnswer.trim() }
+        : {}),
+    };
   }
   if (call.toolName === STOP) {
     const status = field(call.input, "status");

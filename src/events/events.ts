@@ -367,6 +367,31 @@ function buildCoordEventSchema() {
        * exist, else the first answer in config order.
        */
       basis: z.enum(["votes", "timeout", "single", "quick", "decomposition", "partial"]),
+      /**
+       * What broke a tie of the conclusion groups (docs/coordination.md "How the winner is
+       * chosen"): more agents' first answers, votes from agents outside the group, or the earliest
+       * answer. Present when `tieBroken`.
+       */
+      tieBasis: z.enum(["first answers", "votes from outside", "earliest answer"]).optional(),
+      /** The winning answer's conclusion (a number, a choice letter, a short phrase), if it has one. */
+      conclusion: z.string().optional(),
+      /**
+       * The answers grouped by conclusion, best first (voting mode): each group's conclusion
+       * (absent for a free-form answer, a group of its own), the labels of its answers (superseded
+       * ones included), its current votes, the agents that gave an answer in it and how many of
+       * them with their first answer.
+       */
+      groups: z
+        .array(
+          z.object({
+            conclusion: z.string().optional(),
+            labels: z.array(z.string()),
+            votes: z.number().int().nonnegative(),
+            agents: z.number().int().nonnegative(),
+            firstAnswers: z.number().int().nonnegative(),
+          }),
+        )
+        .optional(),
     }),
     /** The presenter's streamed final answer opens (after `round-start` of kind `final`). */
     ev("final-start", { blockId: z.string() }),

@@ -30,6 +30,8 @@ export type ModeSettings = Pick<
   | "defer_voting_until_all_answered"
   | "skip_final_presentation"
 > & {
+  /** `orchestrator.presentation`; absent: `keep_conclusion`. */
+  presentation?: OrchestratorConfig["presentation"] | undefined;
   /** Real id of the agent that presents (quick, decomposition); default per mode. */
   presenter_agent?: string | undefined;
   /** Planning mode: `--plan-depth`, `--plan-steps`, `--plan-chunks`, `--broadcast`. */

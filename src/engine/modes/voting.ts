@@ -72,11 +72,15 @@ export const votingMode: CoordinationModeSpec = {
     }
     const refusal = refuseUnoriginal(call.content, context);
     if (refusal !== undefined) return { status: "invalid", message: refusal };
-    return recordAnswer(agent, call.content, context);
+    const result = recordAnswer(agent, call.content, context);
+    context.team.noteAnswer(agent, call.shortAnswer);
+    return result;
   },
 
   isDone: (live) => live.every((agent) => agent.vote !== undefined),
 
+  // The team's tally by conclusion groups (`../selection.ts`): a majority of the current votes,
+  // else the evidence of the whole run; with no votes at all the same ranking applies.
   chooseWinner(end, context) {
     const first = firstWithAnswer(context);
     if (first === undefined) return undefined;
