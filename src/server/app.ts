@@ -34,7 +34,7 @@ import type { RunState } from "../session/index.js";
 import type { RequestTrace, Tracing } from "../tracing/index.js";
 import { ApiError } from "./api-error.js";
 import { runChatCompletion } from "./chat-completion.js";
-import { parseJsonBody, readChatRequest } from "./chat-request.js";
+import { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 import {
   bearerAuth,
   CLIENT_GONE_STATUS,
@@ -270,6 +270,9 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
         ),
     }),
     async (c) => {
+      const request = readChatRequest(parseJsonBody(await c.req.text()));
+      const team = options.team ?? (await routedTeam(request.model));
+      // Runs are capped, not requests: a client still sending its body holds no run slot.
       if (inFlight >= maxInFlight) {
         c.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
         return sendError(
@@ -283,17 +286,19 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       }
       inFlight++;
       try {
-        return await chatCompletion(c);
+        return await chatCompletion(c, request, team);
       } finally {
         inFlight--;
       }
     },
   );
 
-  /** One chat completion, counted in flight by the caller. */
-  async function chatCompletion(c: Context<Env>): Promise<Response> {
-    const request = readChatRequest(parseJsonBody(await c.req.text()));
-    const team = options.team ?? (await routedTeam(request.model));
+  /** Runs one chat completion (counted in flight by the caller). */
+  async function chatCompletion(
+    c: Context<Env>,
+    request: ChatRequest,
+    team: ServedTeam,
+  ): Promise<Response> {
     const id = c.get("requestId");
     const signals = [c.req.raw.signal];
     if (options.signal) signals.push(options.signal);
