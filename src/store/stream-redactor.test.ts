@@ -22,12 +22,25 @@ function stream(bodies: EventBody[]): CoordEvent[] {
   }));
 }
 
-const text = (blockId: string, piece: string, agentId = "a"): EventBody =>
-  ({ type: "text-delta", agentId, round: 1, blockId, text: piece });
-const start = (blockId: string, agentId = "a"): EventBody =>
-  ({ type: "text-start", agentId, round: 1, blockId });
-const end = (blockId: string, agentId = "a"): EventBody =>
-  ({ type: "text-end", agentId, round: 1, blockId });
+const text = (blockId: string, piece: string, agentId = "a"): EventBody => ({
+  type: "text-delta",
+  agentId,
+  round: 1,
+  blockId,
+  text: piece,
+});
+const start = (blockId: string, agentId = "a"): EventBody => ({
+  type: "text-start",
+  agentId,
+  round: 1,
+  blockId,
+});
+const end = (blockId: string, agentId = "a"): EventBody => ({
+  type: "text-end",
+  agentId,
+  round: 1,
+  blockId,
+});
 
 /** Runs events through a redactor; returns what it let out, in order. */
 function run(events: CoordEvent[], flush = true): CoordEvent[] {
