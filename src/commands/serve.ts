@@ -5,6 +5,9 @@
  * SIGINT, then shuts down gracefully (requests in flight finish within the grace period; a
  * second signal stops at once). `--reload` runs the server as a child process restarted when
  * coord's code or the config file changes (src/commands/serve-reload.ts).
+ *
+ * Consent (docs/security.md): a team that acts is served only with `--allow-acting-teams`, and
+ * off loopback only with COORD_SERVER_API_KEY; `--teams DIR` is the only folder `path:` reads.
  */
 import { realpath, stat } from "node:fs/promises";
 import { relative, resolve } from "node:path";
