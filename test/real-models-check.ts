@@ -11,6 +11,7 @@
  * - whenever coord accepted an answer (`answer` events in the run logs), it prints an answer on
  *   stdout (with the 18 every fake answer ends on) and exits 0; a run that never accepted one exits 2;
  * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`);
+ * - no stderr line appears more than 10 times (a loop's repeated trace lines are collapsed);
  * - when no request failed at the provider, stderr does not send the user to "the providers'
  *   messages".
  *
@@ -29,6 +30,9 @@ import {
 
 /** Per-cell test timeout (ms): the CLI's safety net plus the fake's start and the log reading. */
 export const CELL_TEST_TIMEOUT_MS = 60_000;
+
+/** Most times one stderr line may appear: a loop's repeated lines are collapsed with a count. */
+const MAX_REPEATS = 10;
 
 /** Runs one cell and checks it (see the module doc). */
 export async function checkCell(cell: Cell): Promise<void> {
@@ -52,6 +56,12 @@ export async function checkCell(cell: Cell): Promise<void> {
   if (diagnosis !== undefined && result.misbehaved > 0) {
     expect.soft(result.stderr, `stderr names the behaviour: ${account}`).toMatch(diagnosis);
   }
+  const counts = new Map<string, number>();
+  for (const line of result.stderr.split("\n")) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const [line, most] = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a), ["", 0]);
+  expect
+    .soft(most, `repeated trace lines collapsed (${JSON.stringify(line)}): ${account}`)
+    .toBeLessThanOrEqual(MAX_REPEATS);
   if (result.failed === 0) {
     expect
       .soft(result.stderr, `no provider failed, so none is blamed: ${account}`)
