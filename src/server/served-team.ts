@@ -87,7 +87,9 @@ export async function loadServedTeam(
  * The team a request's `model` names when the server has no config of its own.
  * @throws ApiError 400 (`param: "model"`) when `model` is missing, has none of the accepted forms
  *   (the message lists them), or names a config or backend that cannot be loaded (the message
- *   says why).
+ *   says why); 400 `model_not_allowed` when it names a built-in example that acts, `path:`
+ *   without `context.teamsDir`, a file outside it or inside a folder runs write, or a team that
+ *   acts without `context.allowActing`.
  */
 export async function teamForModel(
   model: string | undefined,
