@@ -208,7 +208,12 @@ async function executeChunk(
       await logTaskChanges(stored, tasks, winner, now);
       stored.plan.tasks = tasks;
       const result = state.snapshots.findLast((snapshot) => snapshot.label.endsWith(".final"));
-      if (result) await keepWorkspace(stored, result.workspace);
+      const skipped = result ? await keepWorkspace(stored, result.workspace) : [];
+      const skippedNote = skipped.length
+        ? [
+            `Plan: the workspace copy left out ${skipped.map((entry) => `${entry.path} (${entry.reason})`).join(", ")}`,
+          ]
+        : [];
       stored.metadata.chunks_done.push(chunk);
       stored.metadata.executions.push({
         chunk,
@@ -229,6 +234,7 @@ async function executeChunk(
         automation: [`PLAN_DIR: ${stored.dir}`, `PLAN_ID: ${stored.plan.plan_id}`],
         text: [
           `Plan: chunk ${chunk} of ${chunkCount} done: ${counts.verified} verified, ${counts.completed} completed, ${counts.pending + counts.in_progress} not done (${relative(io.cwd, stored.dir) || stored.dir})`,
+          ...skippedNote,
         ],
       };
     },

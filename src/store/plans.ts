@@ -14,9 +14,10 @@
  *
  * A plan is addressed by its folder, its id (`20260101_120000_123456` or `plan_…`), or `latest`.
  */
-import { appendFile, cp, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
+import { copyTree, type SkippedEntry } from "../copy-tree.js";
 import { ConfigError, StoredFileError } from "../errors.js";
 import { checkPlanTasks, chunksOf, PlanTask, type PlanDraft } from "../events/index.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -262,11 +263,16 @@ export async function planWorkspace(stored: StoredPlan): Promise<string | undefi
   return (await stat(path).catch(() => undefined))?.isDirectory() ? path : undefined;
 }
 
-/** Replaces the plan's `workspace/` with a copy of `source` (a chunk's result). */
-export async function keepWorkspace(stored: StoredPlan, source: string): Promise<void> {
+/**
+ * Replaces the plan's `workspace/` with a copy of `source` (a chunk's result), made like a
+ * workspace snapshot (`../copy-tree.ts`): links copied as links, sparse files kept sparse, FIFOs,
+ * sockets, devices and oversized files left out.
+ * @returns what was left out (empty when everything was copied).
+ */
+export async function keepWorkspace(stored: StoredPlan, source: string): Promise<SkippedEntry[]> {
   const target = join(stored.dir, PLAN_FILES.workspace);
   await rm(target, { recursive: true, force: true });
-  await cp(source, target, { recursive: true, verbatimSymlinks: true });
+  return copyTree(source, target);
 }
 
 /** `plan_<id>` of a plan folder. */
