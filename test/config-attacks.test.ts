@@ -68,7 +68,7 @@ describe("names are not paths", () => {
 });
 
 describe("keys JavaScript reserves", () => {
-  test("__proto__ under backend: is a positioned config error with exit 1, for --validate and a run", async () => {
+  test("__proto__ under backend: is a positioned config error with exit 1, for --validate, a run and serve", async () => {
     const sandbox = await makeSandbox();
     await writeFile(
       join(sandbox.cwd, "proto.yaml"),
@@ -93,5 +93,13 @@ describe("keys JavaScript reserves", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(expected);
     expect(run.stderr).not.toContain("internal error");
+
+    // coord serve refuses to start with it (it once answered 500 with the internal error).
+    const serve = await runCli(
+      ["serve", "--config", "proto.yaml", "--host", "127.0.0.1", "--port", "0"],
+      { ...sandbox, env, timeoutMs: 20_000 },
+    );
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain(expected);
   });
 });
