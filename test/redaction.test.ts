@@ -118,7 +118,7 @@ describe("redaction", () => {
     provider = await echoingProvider();
     const sandbox = await makeSandbox();
     await writeTeams(sandbox.cwd, provider.url);
-    serve = await startServe(["--host", "127.0.0.1", "--port", "0", "--debug"], {
+    serve = await startServe(["--host", "127.0.0.1", "--port", "0", "--debug", "--teams", "."], {
       ...sandbox,
       env: { OPENAI_API_KEY: ENV_KEY },
     });
