@@ -44,6 +44,8 @@ export interface RunListEntryJson {
   turns: number;
   /** Status of the latest attempt of the latest turn; `unreadable` when it could not be read. */
   status: RunStatus | "unreadable";
+  /** True when that attempt ended degraded (`run-end.degraded`: agents removed, a budget limit…). */
+  degraded: boolean;
   /** Sum over turns (latest attempt each) of the wall time, ms. */
   duration_ms: number;
   /** Sum over turns, USD; null when any turn's cost is unknown. */
@@ -114,6 +116,7 @@ async function readListEntry(entry: LogDirEntry): Promise<RunListEntryJson> {
     return {
       ...base,
       status: "unreadable",
+      degraded: false,
       duration_ms: 0,
       cost_usd: null,
       tokens: 0,
@@ -126,7 +129,10 @@ async function readListEntry(entry: LogDirEntry): Promise<RunListEntryJson> {
 /** Adds up the turns of one run (latest attempt each, oldest turn first). Pure. */
 export function combineTurns(
   logs: readonly RunLog[],
-): Pick<RunListEntryJson, "status" | "duration_ms" | "cost_usd" | "tokens" | "question"> {
+): Pick<
+  RunListEntryJson,
+  "status" | "degraded" | "duration_ms" | "cost_usd" | "tokens" | "question"
+> {
   let duration = 0;
   let cost: number | null = 0;
   let tokens = 0;
@@ -140,6 +146,7 @@ export function combineTurns(
   const last = logs.at(-1)?.state;
   return {
     status: last?.endReason ?? "incomplete",
+    degraded: (last?.degraded.length ?? 0) > 0,
     duration_ms: duration,
     cost_usd: cost,
     tokens,

@@ -227,6 +227,16 @@ describe("combineTurns", () => {
     expect(combineTurns([priced, unpriced]).cost_usd).toBeNull();
   });
 
+  it("says whether the latest turn ended degraded", () => {
+    const clean = runLog([start, { type: "run-end", reason: "completed", durationMs: 1 }]);
+    const degraded = runLog([
+      start,
+      { type: "run-end", reason: "completed", durationMs: 1, degraded: ["b removed: no answer"] },
+    ]);
+    expect(combineTurns([clean, degraded])).toMatchObject({ status: "completed", degraded: true });
+    expect(combineTurns([degraded, clean]).degraded).toBe(false);
+  });
+
   it("formats the directory timestamp", () => {
     expect(formatTimestamp("20250102_030405")).toBe("2025-01-02 03:04:05");
   });

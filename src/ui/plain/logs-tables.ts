@@ -68,7 +68,9 @@ export function renderRunList(
     ],
     list.runs.map((run) => [
       run.started,
-      run.status === "incomplete" ? incompleteLabel(options.writers?.get(run.path)) : run.status,
+      run.status === "incomplete"
+        ? incompleteLabel(options.writers?.get(run.path))
+        : `${run.status}${run.degraded ? ", degraded" : ""}`,
       String(run.turns),
       run.status === "unreadable" ? "-" : formatDuration(run.duration_ms),
       run.status === "unreadable" ? "-" : formatCost(run.cost_usd),
