@@ -66,6 +66,20 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
     usage: emptyUsage(),
   };
   const blocks = openBlocks(options);
+  const emitUsage = (failed: boolean) =>
+    emitter.emit({
+      type: "usage",
+      agentId,
+      round,
+      backend: options.backend.type,
+      model: options.backend.model,
+      usage: reply.usage,
+      ...(reply.costUsd !== undefined ? { costUsd: reply.costUsd } : {}),
+      durationMs: clock.now() - started,
+      ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
+      finishReason: failed ? "error" : reply.finishReason,
+      ...(failed ? { failed: true } : {}),
+    });
   const providerCallStarted = new Map<string, number>();
   try {
     for await (const chunk of options.backend.stream(options.request, {
@@ -148,37 +162,12 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
     }
   } catch (error) {
     // A request that was sent and failed is still a model call (issue 25 item 7): counted, apart.
-    if (!options.signal.aborted) {
-      emitter.emit({
-        type: "usage",
-        agentId,
-        round,
-        backend: options.backend.type,
-        model: options.backend.model,
-        usage: reply.usage,
-        durationMs: clock.now() - started,
-        ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
-        finishReason: "error",
-        failed: true,
-      });
-    }
+    if (!options.signal.aborted) emitUsage(true);
     throw error;
   } finally {
     blocks.closeAll();
   }
-  const finished = clock.now();
-  emitter.emit({
-    type: "usage",
-    agentId,
-    round,
-    backend: options.backend.type,
-    model: options.backend.model,
-    usage: reply.usage,
-    ...(reply.costUsd !== undefined ? { costUsd: reply.costUsd } : {}),
-    durationMs: finished - started,
-    ...(firstChunkAt !== undefined ? { timeToFirstTokenMs: firstChunkAt - started } : {}),
-    finishReason: reply.finishReason,
-  });
+  emitUsage(false);
   return reply;
 }
 
