@@ -11,6 +11,7 @@
  * - whenever coord accepted an answer (`answer` events in the run logs), it prints an answer on
  *   stdout (with the 18 every fake answer ends on) and exits 0; a run that never accepted one exits 2;
  * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`);
+ * - no agent has more than 5 answers accepted in one run (the documented default answer cap);
  * - no stderr line appears more than 10 times (a loop's repeated trace lines are collapsed);
  * - when no request failed at the provider, stderr does not send the user to "the providers'
  *   messages".
@@ -31,6 +32,12 @@ import {
 /** Per-cell test timeout (ms): the CLI's safety net plus the fake's start and the log reading. */
 export const CELL_TEST_TIMEOUT_MS = 60_000;
 
+/**
+ * Answers one agent may have accepted in a run by default, in every mode (docs/real-models.md:
+ * `orchestrator.max_new_answers_per_agent`, default 5).
+ */
+const DEFAULT_ANSWER_CAP = 5;
+
 /** Most times one stderr line may appear: a loop's repeated lines are collapsed with a count. */
 const MAX_REPEATS = 10;
 
@@ -46,6 +53,9 @@ export async function checkCell(cell: Cell): Promise<void> {
   expect
     .soft(result.loggedFailedCalls, `failed requests counted: ${account}`)
     .toBeGreaterThanOrEqual(result.failed);
+  expect
+    .soft(result.maxAnswersPerAgent, `the default answer cap holds: ${account}`)
+    .toBeLessThanOrEqual(DEFAULT_ANSWER_CAP);
   if (result.answers > 0) {
     expect.soft(result.code, `an accepted answer means exit 0: ${account}`).toBe(0);
     expect.soft(result.stdout, `the answer on stdout: ${account}`).toMatch(/18/);

@@ -223,6 +223,8 @@ export interface CellResult extends CliResult {
   loggedCalls: number;
   /** Failed model calls the run logs count (`totals.failed_model_calls`). */
   loggedFailedCalls: number;
+  /** The most answers one agent had accepted in one run. */
+  maxAnswersPerAgent: number;
   bound: number;
   wallMs: number;
   perModel: Record<string, ModelStats>;
@@ -281,6 +283,7 @@ export async function runCell(
         answers: logged.answers,
         loggedCalls: logged.calls,
         loggedFailedCalls: logged.failedCalls,
+        maxAnswersPerAgent: logged.maxAnswersPerAgent,
       }))),
       bound: callBound(cell.mode),
       wallMs,
@@ -324,17 +327,24 @@ interface Logged {
   calls: number;
   /** `totals.failed_model_calls` of every metrics.json. */
   failedCalls: number;
+  /** The most `answer` events one agent has in one events.jsonl (one run). */
+  maxAnswersPerAgent: number;
 }
 
 async function readLogs(root: string): Promise<Logged> {
-  const logged: Logged = { answers: 0, calls: 0, failedCalls: 0 };
+  const logged: Logged = { answers: 0, calls: 0, failedCalls: 0, maxAnswersPerAgent: 0 };
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     if (entry.name === "events.jsonl") {
       const { events } = parseEventLog(await readFile(path, "utf8"));
-      logged.answers += events.filter((event) => event.type === "answer").length;
+      const answers = events.filter((event) => event.type === "answer");
+      logged.answers += answers.length;
+      const perAgent = new Map<string, number>();
+      for (const { agentId = "" } of answers)
+        perAgent.set(agentId, (perAgent.get(agentId) ?? 0) + 1);
+      logged.maxAnswersPerAgent = Math.max(logged.maxAnswersPerAgent, ...perAgent.values());
     } else if (entry.name === "metrics.json") {
       const metrics = JSON.parse(await readFile(path, "utf8")) as {
         totals?: { model_calls?: number; failed_model_calls?: number };
@@ -349,5 +359,5 @@ async function readLogs(root: string): Promise<Logged> {
 /** A one-line account of a cell's run, for failure messages and the bench. */
 export function describeResult(result: CellResult): string {
   const lastLines = result.stderr.trimEnd().split("\n").slice(-4).join(" | ");
-  return `exit ${String(result.code)}, ${result.calls} calls (bound ${result.bound}; logged ${result.loggedCalls}, ${result.loggedFailedCalls} failed), ${result.promptTokens} prompt tokens, ${result.misbehaved} misbehaved, ${result.answers} answers accepted, ${(result.wallMs / 1000).toFixed(1)} s; stdout ${JSON.stringify(result.stdout.slice(0, 80))}; stderr …${lastLines}`;
+  return `exit ${String(result.code)}, ${result.calls} calls (bound ${result.bound}; logged ${result.loggedCalls}, ${result.loggedFailedCalls} failed), ${result.promptTokens} prompt tokens, ${result.misbehaved} misbehaved, ${result.answers} answers accepted (at most ${result.maxAnswersPerAgent} by one agent in a run), ${(result.wallMs / 1000).toFixed(1)} s; stdout ${JSON.stringify(result.stdout.slice(0, 80))}; stderr …${lastLines}`;
 }
