@@ -54,6 +54,52 @@ describe("the live status header", () => {
     expect(await header([0.00042, undefined])).toContain("2,400 tokens · cost unknown");
   });
 
+  it("counts failed model calls and says when the budget was reached", async () => {
+    let written = "";
+    const live = createLiveStatus(
+      { write: (text) => ((written += text), true), columns: 300 },
+      { intervalMs: 0, now: () => Date.UTC(2025, 0, 1) },
+    );
+    const extra: EventBody[] = [
+      {
+        type: "retry",
+        agentId: "a",
+        round: 1,
+        attempt: 1,
+        waitMs: 10,
+        status: 503,
+        errorKind: "http",
+        reason: "overloaded",
+      },
+      {
+        type: "limit-reached",
+        scope: "run",
+        limit: "calls",
+        used: 2,
+        max: 2,
+        message: "the run's budget of 2 model calls was reached",
+      },
+    ];
+    const base = events([0.001]);
+    live.update(
+      replay([
+        ...base,
+        ...extra.map((body, index): CoordEvent => ({
+          v: 2,
+          seq: base.length + index + 1,
+          time: base[0]!.time,
+          runId: "r",
+          ...body,
+        })),
+      ]),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    live.clear();
+    expect(written.split("\n")[0]).toContain(
+      "$0.0010 · 1 of 2 model calls failed · budget reached",
+    );
+  });
+
   it("formats USD by size", () => {
     expect(formatUsd(0)).toBe("$0.0000");
     expect(formatUsd(0.01234)).toBe("$0.0123");

@@ -1,7 +1,7 @@
 /**
  * A compact live status block for terminals (stderr is a TTY): one line per agent with its
  * status and latest text, and a header with the phase, elapsed time, tokens and cost (USD, or
- * "cost unknown" once any model call had no price). Renders only from the reducer's state
+ * "cost unknown" once any model call had no price), failed model calls and a budget reached. Renders only from the reducer's state
  * (STYLE.md rule 3); redraws are throttled. The full Ink interface is a separate component;
  * this is the dependable fallback that never touches stdout.
  */
@@ -66,7 +66,14 @@ function headerLine(state: RunState, now: number): string {
   const votes = state.votes.length;
   const cost = costUsdOf(usage);
   const costText = cost === null ? "cost unknown" : formatUsd(cost);
-  return `coord · ${state.mode ?? "…"} · ${state.phase} · ${state.answers.length} answers · ${votes} votes · ${elapsed} s · ${tokens.toLocaleString("en-US")} tokens · ${costText}`;
+  const failed =
+    usage.failedCalls > 0
+      ? ` · ${usage.failedCalls} of ${usage.modelCalls} model calls failed`
+      : "";
+  const budget = state.limitsReached.some((limit) => limit.scope === "run")
+    ? " · budget reached"
+    : "";
+  return `coord · ${state.mode ?? "…"} · ${state.phase} · ${state.answers.length} answers · ${votes} votes · ${elapsed} s · ${tokens.toLocaleString("en-US")} tokens · ${costText}${failed}${budget}`;
 }
 
 /** `$1.23` from one dollar up, else four decimals (`$0.0042`); USD in. */
