@@ -29,6 +29,22 @@ describe("OrchestratorStrip", () => {
     expect(strip(limited)).toContain("budget reached: calls 12");
   });
 
+  test("counts model calls that failed for good", () => {
+    const failed = step(teamState(2), {
+      type: "usage",
+      agentId: "bob",
+      round: 1,
+      backend: "openai",
+      model: "gpt-4o-mini",
+      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+      durationMs: 5,
+      finishReason: "error",
+      failed: true,
+    });
+    expect(strip(failed)).toContain("│ 1 failed call");
+    expect(strip(teamState(2))).not.toContain("failed call");
+  });
+
   test("a run that answered but was degraded says so; a clean one says done", () => {
     const degraded = step(limited, {
       type: "run-end",

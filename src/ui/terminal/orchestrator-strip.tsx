@@ -57,6 +57,12 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
     ...state.limitsReached
       .filter((limit) => limit.scope === "run")
       .map((limit) => `budget reached: ${limit.limit} ${formatLimit(limit.used, limit.limit)}`),
+    // Failed calls beyond the retried ones: requests that failed for good.
+    ...(state.totals.usage.failedCalls > state.totals.retries
+      ? [
+          `${state.totals.usage.failedCalls} failed call${state.totals.usage.failedCalls === 1 ? "" : "s"}`,
+        ]
+      : []),
     ...(state.totals.retries > 0
       ? [`${state.totals.retries} ${state.totals.retries === 1 ? "retry" : "retries"}`]
       : []),
