@@ -178,3 +178,15 @@ describe("a degraded run", () => {
     expect(toStatusJson(clean).limits_reached).toEqual([]);
   });
 });
+
+describe("a degraded turn in the session", () => {
+  it("keeps why the turn was degraded; a clean turn has no such field", async () => {
+    const { turnRecordFromState } = await import("./turn-record.js");
+    const options = { turn: 1, question: "q", startedAt: 0, endedAt: 1, logDir: null };
+    expect(turnRecordFromState(replay(run), options).degraded).toEqual([
+      "the run's budget of 6 model calls was reached",
+      "bob removed: its provider failed (HTTP 500)",
+    ]);
+    expect(turnRecordFromState(replay(run.slice(0, 3)), options)).not.toHaveProperty("degraded");
+  });
+});

@@ -88,6 +88,11 @@ export interface TurnRecord {
    * `persona_generator.persist_across_turns`.
    */
   personas?: Record<string, string>;
+  /**
+   * Why the turn's answer (or failure) is degraded, one line per reason (`run-end.degraded`:
+   * agents removed, a budget limit, the timeout); absent for a clean turn.
+   */
+  degraded?: string[];
 }
 
 /** A message of the conversation history (the engine's `HistoryTurn` shape). */

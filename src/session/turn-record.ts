@@ -1,6 +1,6 @@
 /**
  * A finished run, written down as a session turn ({@link TurnRecord}): the question, the final
- * answer, the winner, the answers and the votes, the personas, derived from the reducer's state (STYLE.md
+ * answer, the winner, the answers and the votes, the personas, why it was degraded, derived from the reducer's state (STYLE.md
  * rule 3: nothing is tracked twice).
  */
 import type { RunState } from "./run-state.js";
@@ -46,5 +46,6 @@ export function turnRecordFromState(
       reason: vote.reason,
     })),
     ...(Object.keys(personas).length > 0 ? { personas } : {}),
+    ...(state.degraded.length > 0 ? { degraded: [...state.degraded] } : {}),
   };
 }
