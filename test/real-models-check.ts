@@ -11,6 +11,7 @@
  * - whenever coord accepted an answer (`answer` events in the run logs), it prints an answer on
  *   stdout (with the 18 every fake answer ends on) and exits 0; a run that never accepted one exits 2;
  * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`);
+ * - of two answers in one reply the last counts (no accepted answer says 17);
  * - no agent has more than 5 answers accepted in one run (the documented default answer cap);
  * - no stderr line appears more than 10 times (a loop's repeated trace lines are collapsed);
  * - when no request failed at the provider, stderr does not send the user to "the providers'
@@ -56,6 +57,9 @@ export async function checkCell(cell: Cell): Promise<void> {
   expect
     .soft(result.maxAnswersPerAgent, `the default answer cap holds: ${account}`)
     .toBeLessThanOrEqual(DEFAULT_ANSWER_CAP);
+  expect
+    .soft(result.wrongAnswers, `of two answers in one reply the last counts: ${account}`)
+    .toBe(0);
   if (result.answers > 0) {
     expect.soft(result.code, `an accepted answer means exit 0: ${account}`).toBe(0);
     expect.soft(result.stdout, `the answer on stdout: ${account}`).toMatch(/18/);

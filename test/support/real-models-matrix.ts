@@ -225,6 +225,8 @@ export interface CellResult extends CliResult {
   loggedFailedCalls: number;
   /** The most answers one agent had accepted in one run. */
   maxAnswersPerAgent: number;
+  /** Accepted answers saying 17 (the ignored first call of `two-answers`). */
+  wrongAnswers: number;
   bound: number;
   wallMs: number;
   perModel: Record<string, ModelStats>;
@@ -284,6 +286,7 @@ export async function runCell(
         loggedCalls: logged.calls,
         loggedFailedCalls: logged.failedCalls,
         maxAnswersPerAgent: logged.maxAnswersPerAgent,
+        wrongAnswers: logged.wrongAnswers,
       }))),
       bound: callBound(cell.mode),
       wallMs,
@@ -329,10 +332,18 @@ interface Logged {
   failedCalls: number;
   /** The most `answer` events one agent has in one events.jsonl (one run). */
   maxAnswersPerAgent: number;
+  /** Accepted answers saying 17: the first of `two-answers`' two calls, which must not count. */
+  wrongAnswers: number;
 }
 
 async function readLogs(root: string): Promise<Logged> {
-  const logged: Logged = { answers: 0, calls: 0, failedCalls: 0, maxAnswersPerAgent: 0 };
+  const logged: Logged = {
+    answers: 0,
+    calls: 0,
+    failedCalls: 0,
+    maxAnswersPerAgent: 0,
+    wrongAnswers: 0,
+  };
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     if (!entry.isFile()) continue;
@@ -341,6 +352,7 @@ async function readLogs(root: string): Promise<Logged> {
       const { events } = parseEventLog(await readFile(path, "utf8"));
       const answers = events.filter((event) => event.type === "answer");
       logged.answers += answers.length;
+      logged.wrongAnswers += answers.filter((event) => /answer is 17/.test(event.content)).length;
       const perAgent = new Map<string, number>();
       for (const { agentId = "" } of answers)
         perAgent.set(agentId, (perAgent.get(agentId) ?? 0) + 1);
