@@ -101,7 +101,8 @@ export const MATRIX = {
       "two-answers",
       "never-votes",
       "no-required",
-      "unknown-tool@30",
+      // A rate whose deterministic rolls hit agent a's first reply (runs here are a few calls).
+      "unknown-tool@50",
     ]),
     ...cells("quick", "one", ["plain-text", "unknown-tool", "small-context-150"]),
     ...cells("single", "whole", [
@@ -113,7 +114,7 @@ export const MATRIX = {
       "never-votes",
       "no-required",
       "small-context-150",
-      "plain-text@30",
+      "unknown-tool@50",
     ]),
   ],
   /**
