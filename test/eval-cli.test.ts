@@ -106,8 +106,10 @@ describe("coord eval (the built CLI)", () => {
     expect(new Set(keys).size).toBe(keys.length); // nothing ran twice
     expect(after.slice(0, before.length)).toEqual(before); // the first run's lines kept as they were
     expect(after.every((line) => line.status === "completed")).toBe(true);
-    // 4 items × (team + 3 agents alone) + 4 × 6 self-consistency samples (k = 7).
-    expect(after).toHaveLength(4 * 4 + 4 * 6);
+    // 4 items × (team + 3 agents alone) + 4 × (samples − 1) self-consistency samples (k = 7 on
+    // calls, more when matched on the team's tokens).
+    const samples = Math.max(7, report.self_consistency.k_tokens ?? 0);
+    expect(after).toHaveLength(4 * 4 + 4 * (samples - 1));
     expect(report.items_reported).toBe(4);
     expect(report.self_consistency.k).toBe(7);
     for (const method of report.methods) expect(method.n).toBe(4);

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename, extname, join, resolve } from "node:path";
+import { systemClock } from "../clock.js";
 import { ConfigError } from "../errors.js";
 import { chooseMode, defaultLogRoot, type PreparedRun, prepareRun } from "../runner/index.js";
 import { writeFileAtomic } from "../store/index.js";
@@ -57,6 +58,8 @@ export interface EvaluateIO {
   confirm: ((question: string) => Promise<boolean>) | undefined;
   /** Epoch ms. */
   now: () => number;
+  /** Waits (the progress heartbeat); default the system clock's. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** How an eval ended. */
@@ -215,6 +218,7 @@ export async function evaluate(options: EvaluateOptions, io: EvaluateIO): Promis
     signal: io.signal,
     progress: createProgress(io.stderr),
     now: io.now,
+    sleep: io.sleep ?? ((ms, signal) => systemClock.sleep(ms, signal)),
   });
   if (phases.interrupted) return { kind: "interrupted", resultsFile: results.path };
 
@@ -222,8 +226,10 @@ export async function evaluate(options: EvaluateOptions, io: EvaluateIO): Promis
     items,
     scorer,
     results,
-    team,
+    team: { ...team, baselineId: phases.baselineId },
+    baselineSource: phases.baselineSource,
     k: phases.k,
+    kTokens: phases.kTokens,
     kSource: phases.kSource,
     teamCallsPerItem: phases.teamCallsPerItem,
     dataset: {
@@ -263,7 +269,13 @@ function teamShape(prepared: PreparedRun, options: EvaluateOptions): TeamShape {
     throw new ConfigError(
       `--baseline-agent ${baselineId}: no agent with that id; the config's agents are: ${agentIds.join(", ")}`,
     );
-  return { mode: choice.mode, agentIds, baselineId, withQuick: options.withQuick };
+  return {
+    mode: choice.mode,
+    agentIds,
+    baselineId,
+    baselineFromFlag: options.baselineAgent !== undefined,
+    withQuick: options.withQuick,
+  };
 }
 
 /** The selection in words, for the report. */

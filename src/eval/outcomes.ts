@@ -76,6 +76,8 @@ export interface BaseOutcomes {
   /** Agent id → item id → outcome of that agent alone. */
   agents: Map<string, Map<string, Outcome>>;
   selfConsistency: Map<string, Outcome>;
+  /** Self-consistency over `kTokens` samples (k matched on tokens), when asked for. */
+  selfConsistencyTokens: Map<string, Outcome> | undefined;
 }
 
 /**
@@ -88,6 +90,8 @@ export function baseOutcomes(options: {
   results: Pick<ResultsFile, "runs" | "judges">;
   team: TeamShape;
   k: number;
+  /** Also self-consistency over this many samples (k matched on tokens). */
+  kTokens?: number | null | undefined;
 }): BaseOutcomes {
   const { items, scorer, results, team, k } = options;
   const context = { scorer, isCorrect: answerScorer(scorer, results.judges) };
@@ -100,24 +104,33 @@ export function baseOutcomes(options: {
     }
     return byItem;
   };
-  const selfConsistency = new Map<string, Outcome>();
-  for (const item of items) {
-    const samples: RunRecord[] = [];
-    for (let n = 1; n <= k; n++) {
-      const record = results.runs.get(sampleRun(team.baselineId, n))?.get(item.id);
-      if (record !== undefined) samples.push(record);
+  const majorityOf = (samplesWanted: number) => {
+    const byItem = new Map<string, Outcome>();
+    for (const item of items) {
+      const samples: RunRecord[] = [];
+      for (let n = 1; n <= samplesWanted; n++) {
+        const record = results.runs.get(sampleRun(team.baselineId, n))?.get(item.id);
+        if (record !== undefined) samples.push(record);
+      }
+      if (samples.length < samplesWanted) continue;
+      const vote = majorityVote(
+        samples.map((record) => (record.answer === null ? null : scorer.key(record.answer))),
+      );
+      byItem.set(item.id, combineRuns(samples, vote.index, item, context));
     }
-    if (samples.length < k) continue;
-    const vote = majorityVote(
-      samples.map((record) => (record.answer === null ? null : scorer.key(record.answer))),
-    );
-    selfConsistency.set(item.id, combineRuns(samples, vote.index, item, context));
-  }
+    return byItem;
+  };
+  const selfConsistency = majorityOf(k);
+  const selfConsistencyTokens =
+    options.kTokens === undefined || options.kTokens === null || options.kTokens === k
+      ? undefined
+      : majorityOf(options.kTokens);
   return {
     team: single(TEAM_RUN),
     quick: team.withQuick ? single(QUICK_RUN) : undefined,
     agents: new Map(team.agentIds.map((id) => [id, single(agentRun(id))])),
     selfConsistency,
+    selfConsistencyTokens,
   };
 }
 

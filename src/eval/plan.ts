@@ -53,8 +53,13 @@ export interface TeamShape {
   mode: TeamMode;
   /** Agent ids in config order. */
   agentIds: readonly string[];
-  /** The baseline agent's id (`--baseline-agent`, else the first). */
+  /**
+   * The self-consistency agent's id: `--baseline-agent`, else the first until the agents alone
+   * are scored, then the best of them (src/eval/run-eval.ts `chooseBaseline`).
+   */
   baselineId: string;
+  /** True when `--baseline-agent` named it. */
+  baselineFromFlag?: boolean;
   withQuick: boolean;
 }
 

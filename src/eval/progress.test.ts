@@ -33,6 +33,12 @@ describe("progressLine", () => {
     expect(progressLine(snapshot({ doneRuns: 40, doneWeight: 100 }))).not.toContain("ETA");
   });
 
+  test("the calls and tokens spent so far, runs in flight included", () => {
+    expect(progressLine(snapshot({ spent: { calls: 1234, tokens: 2_500_000 } }))).toContain(
+      " · 8.0 s elapsed · 1,234 calls, 2,500,000 tokens · ETA",
+    );
+  });
+
   test("on a terminal, a bar of the runs done", () => {
     expect(progressBar(0.25)).toBe(`${"█".repeat(5)}${"░".repeat(15)}`);
     expect(progressBar(0)).toBe("░".repeat(20));

@@ -1,10 +1,12 @@
 /**
- * The progress line of `coord eval` on stderr: runs done of the phase, elapsed time, an ETA, and
- * the running accuracy of the team and the baseline agent. On a terminal one line with a bar
+ * The progress line of `coord eval` on stderr: runs done of the phase, elapsed time, the model
+ * calls and tokens spent so far (runs in flight included), an ETA, and the running accuracy of
+ * the team and the first agent. A heartbeat redraws it at least every 30 s while runs are in
+ * flight (src/eval/run-eval.ts). On a terminal one line with a bar
  * redraws in place; otherwise (a log file, a pipe) plain lines without the bar are printed, one
  * per 5 % of the phase or per 30 s, and one at its end.
  */
-import { formatDuration, oneLine } from "../ui/plain/index.js";
+import { formatCount, formatDuration, oneLine } from "../ui/plain/index.js";
 
 /** Where the line goes. */
 export interface ProgressStream {
@@ -30,6 +32,8 @@ export interface ProgressSnapshot {
   /** ms since the phase started. */
   elapsedMs: number;
   scores: readonly RunningScore[];
+  /** Model calls and tokens (input + output) of the phase so far, runs in flight included. */
+  spent?: { calls: number; tokens: number };
 }
 
 /** A progress display. */
@@ -64,6 +68,10 @@ export function progressLine(snapshot: ProgressSnapshot, options: { bar?: boolea
     `${snapshot.phase}: ${options.bar ? `${progressBar(fraction)} ` : ""}${doneRuns}/${totalRuns} runs (${percent}%)`,
   ];
   parts.push(`${formatDuration(elapsedMs)} elapsed`);
+  if (snapshot.spent !== undefined)
+    parts.push(
+      `${formatCount(snapshot.spent.calls)} calls, ${formatCount(snapshot.spent.tokens)} tokens`,
+    );
   if (doneRuns < totalRuns) {
     parts.push(
       doneWeight > 0

@@ -42,8 +42,13 @@ export function renderEvalReport(report: EvalReport, options: { cwd: string }): 
   );
   lines.push(`scorer: ${report.scorer.description}`);
   const sc = report.self_consistency;
+  const agentSource = {
+    flag: "--baseline-agent",
+    best: "the best agent alone on these items",
+    first: "the first agent: the judge scorer cannot rank the agents before judging",
+  }[sc.agent_source];
   lines.push(
-    `self-consistency: ${sc.agent} ×${sc.k} (${sc.k_source === "flag" ? "k from --sc-k" : `k matched to the team's ${sc.team_calls_per_item?.toFixed(1) ?? "?"} model calls per item`})`,
+    `self-consistency: ${sc.agent} (${agentSource}) ×${sc.k} (${sc.k_source === "flag" ? "k from --sc-k" : `k matched to the team's ${sc.team_calls_per_item?.toFixed(1) ?? "?"} model calls per item`})${sc.k_tokens !== null && sc.k_tokens !== sc.k ? `, and ×${sc.k_tokens} matched to its tokens per item` : ""}`,
   );
   if (report.items_reported < report.items_selected) {
     lines.push(
@@ -99,14 +104,18 @@ function notes(report: EvalReport): string[] {
   lines.push(
     "vs team: +b −c = b items only the team got right, c items only this method got right; p from McNemar's test (exact binomial below 25 such items).",
   );
-  const held = report.methods.find((method) => method.kind === "best-agent-held-out");
   const oracle = report.methods.find((method) => method.kind === "best-agent-oracle");
-  if (held?.chosen && oracle?.chosen) {
-    const picks = Object.entries(held.chosen)
-      .map(([agent, count]) => `${agent} on ${count}`)
-      .join(", ");
+  if (oracle?.chosen) {
     lines.push(
-      `best agent: held-out picks, per item, the agent with the most right answers on the other items (${picks || "none"}); the oracle picks ${Object.keys(oracle.chosen)[0] ?? "-"} by its score on these same items (an upper bound, not a fair baseline). The held-out row is noisy when the agents are close and can fall below every agent (docs/eval.md).`,
+      `best agent, oracle: ${Object.keys(oracle.chosen)[0] ?? "-"}, chosen by its score on these same items (an upper bound, not a fair baseline).`,
+    );
+  }
+  const loss = report.selection_loss;
+  if (loss) {
+    const lost = loss.vote_loss + loss.presentation_loss;
+    const share = loss.had_right_answer === 0 ? "-" : percent(lost / loss.had_right_answer);
+    lines.push(
+      `selection loss: on ${loss.had_right_answer} of ${loss.measured} items some team answer was right; the team lost it on ${lost} (${share}): ${loss.vote_loss} in the vote (the winning answer was wrong), ${loss.presentation_loss} in the presentation; the presentation fixed a wrong winner on ${loss.presentation_gain}.`,
     );
   }
   const failed = report.methods

@@ -1,8 +1,8 @@
 /**
- * The report from stored runs: self-consistency's majority (a tie to the first sample), the best
- * agent held-out (leave-one-out) and as an oracle, McNemar's pairing with the team, spend means
- * (cost unknown when any call had no price), judge verdicts, and items left out when a run is
- * missing.
+ * The report from stored runs: self-consistency's majority (a tie to the first sample), at equal
+ * calls and at equal tokens, the best agent as an oracle, McNemar's pairing with the team, spend
+ * means (cost unknown when any call had no price), judge verdicts, the team's selection loss, and
+ * items left out when a run is missing.
  */
 import { describe, expect, test } from "vitest";
 import { answerSha256 } from "./outcomes.js";
@@ -107,7 +107,6 @@ describe("buildReport", () => {
       "team",
       "agent:a",
       "self-consistency",
-      "best-agent-held-out",
       "best-agent-oracle",
       "agent:b",
       "agent:c",
@@ -136,9 +135,7 @@ describe("buildReport", () => {
       wall_ms_per_item: 3000,
     });
     expect(row(report, "self-consistency").cost_usd_per_item).toBeCloseTo(0.003, 12);
-    // b has 3 right, c 2, a 1. Held out: item 1 (b right): b 2, c 2 → tie → b (config order
-    // before c); item 2: b 2, c 1 → b; item 3 (b wrong, c right): b 3, c 1 → b; item 4: b 2 → b.
-    expect(row(report, "best-agent-held-out")).toMatchObject({ correct: 3, chosen: { b: 4 } });
+    // b has 3 right, c 2, a 1.
     expect(row(report, "best-agent-oracle")).toMatchObject({ correct: 3, chosen: { b: 4 } });
     expect(report.coverage).toEqual({ correct: 4, n: 4, accuracy: 1 });
     // Team ✓ on 1-3, a ✓ on 1, sc ✓ on 1-2: items 2 and 3 disagree; 1 (all ✓) and 4 (all ✗) not.
@@ -150,7 +147,7 @@ describe("buildReport", () => {
     expect(report.items[1]!.methods["self-consistency"]!.log_dirs).toHaveLength(3);
   });
 
-  test("held-out is not the oracle when the best agent on all items is not the best elsewhere", () => {
+  test("no held-out row: with two agents of equal strength it read 0 right; the oracle reads 2", () => {
     const report = buildReport(
       context(
         {
@@ -163,13 +160,58 @@ describe("buildReport", () => {
         2,
       ),
     );
-    // a and b both have 2 right. Held out: on a's items a has 1 left, b 2 → b (wrong there); on
-    // b's items → a (wrong there): 0 right. The oracle takes a (tie → config order): 2 right.
-    expect(row(report, "best-agent-held-out")).toMatchObject({
-      correct: 0,
-      chosen: { a: 2, b: 2 },
-    });
+    // Leave-one-out would pick, on each of a's items, b (wrong there) and on b's items a.
+    expect(report.methods.map((method) => method.kind)).not.toContain("best-agent-held-out");
     expect(row(report, "best-agent-oracle")).toMatchObject({ correct: 2, chosen: { a: 4 } });
+  });
+
+  test("self-consistency at equal tokens is a second row over the first k_tokens samples", () => {
+    const report = buildReport(
+      context({ ...table, "sc:a:4": ["1", "x", "3", "4"], "sc:a:5": ["x", "x", "3", "4"] }, 3, {
+        kTokens: 5,
+        baselineSource: "best",
+      }),
+    );
+    expect(report.self_consistency).toMatchObject({
+      agent: "a",
+      agent_source: "best",
+      k: 3,
+      k_tokens: 5,
+    });
+    expect(row(report, "self-consistency").label).toBe("self-consistency, a ×3 (equal calls)");
+    // ×5 per item: [1,x,x,1,x] → 1; [x,2,2,x,x] → 2; [x,x,7,3,3] → 3; [x,4,9,4,4] → 4.
+    expect(row(report, "self-consistency-tokens")).toMatchObject({
+      label: "self-consistency, a ×5 (equal tokens)",
+      correct: 4,
+      calls_per_item: 5,
+    });
+  });
+
+  test("selection loss: a right answer lost in the vote, one lost in the presentation, one kept", () => {
+    const lossy = context(table, 3);
+    const teamRuns = lossy.results.runs.get("team")!;
+    const withAnswers = (item: string, answer: string, answers: string[], winning: string) =>
+      teamRuns.set(item, record(item, "team", answer, { answers, winning_answer: winning }));
+    withAnswers("1", "1", ["#### 1", "#### 5"], "#### 1"); // kept
+    withAnswers("2", "9", ["The answer is 2", "#### 9"], "#### 9"); // lost in the vote
+    withAnswers("3", "8", ["Answer: 3"], "Answer: 3"); // lost in the presentation
+    withAnswers("4", "4", ["#### 6"], "#### 6"); // no right answer; the presentation fixed it
+    const report = buildReport(lossy);
+    expect(report.selection_loss).toEqual({
+      measured: 4,
+      had_right_answer: 3,
+      vote_loss: 1,
+      presentation_loss: 1,
+      presentation_gain: 1,
+    });
+    expect(report.items.map((item) => item.selection_loss)).toEqual([
+      null,
+      "vote",
+      "presentation",
+      null,
+    ]);
+    // Runs without recorded answers (older results files) are not measured.
+    expect(buildReport(context(table, 3)).selection_loss).toBeNull();
   });
 
   test("an item missing a run is left out; a failed run counts as wrong; unknown cost stays unknown", () => {

@@ -4,27 +4,36 @@
  * against the team on the same items, and its model calls, tokens, cost and wall time per item;
  * the agents' coverage; and the items where the methods disagree.
  *
- * The best single agent is chosen two ways: **held-out** — for each item, the agent with the most
- * right answers on the *other* items (leave-one-out: what picking an agent on past data gives);
- * and **oracle** — the agent with the most right answers on these very items, an upper bound
- * that peeks at the test items and is labelled so.
+ * The best single agent is the **oracle** choice — the agent with the most right answers on these
+ * very items, an upper bound that peeks at the test items and is labelled so. (A leave-one-out
+ * "held-out" choice was dropped: with agents of close strength it picks, item by item, the agent
+ * that got that item wrong, and read far below every agent.) Self-consistency samples the best
+ * agent alone by default (`self_consistency.agent_source`), matched to the team on calls and,
+ * in a second row, on tokens.
+ *
+ * **Selection loss** (team runs that recorded their answers, scorers that know the right
+ * answer): items where some answer the team accepted was right but the team's final answer was
+ * wrong — `vote` when the winning answer was already wrong, `presentation` when the winning answer
+ * was right and the presentation changed it.
  */
 import { mcnemarTest, wilsonInterval } from "./stats.js";
 import { baseOutcomes, type Outcome } from "./outcomes.js";
 import type { TeamShape } from "./plan.js";
 import type { ResultsFile } from "./results-file.js";
 import type { EvalItem, Scorer } from "./scorers.js";
+import { selectionLosses, type SelectionLoss } from "./selection-loss.js";
+
+export type { SelectionLoss };
 
 /** Version of the report's JSON shape. */
 export const EVAL_REPORT_VERSION = 1;
 
 /** What a row of the report is. */
-export type MethodKind =
-  "team" | "quick" | "agent" | "self-consistency" | "best-agent-held-out" | "best-agent-oracle";
+export type MethodKind = "team" | "quick" | "agent" | "self-consistency" | "best-agent-oracle";
 
 /** One method's row. Per-item figures are means over the report's items. */
 export interface MethodReport {
-  /** `team`, `quick`, `agent:<id>`, `self-consistency`, `best-agent-held-out`, `best-agent-oracle`. */
+  /** `team`, `quick`, `agent:<id>`, `self-consistency`, `self-consistency-tokens`, `best-agent-oracle`. */
   id: string;
   label: string;
   kind: MethodKind;
@@ -73,6 +82,12 @@ export interface ItemReport {
   reference: string;
   /** Method id → outcome. */
   methods: Record<string, ItemOutcomeJson>;
+  /**
+   * The team had a right answer and lost it: `vote` (the winning answer was wrong) or
+   * `presentation` (the winning answer was right, the final answer not); null otherwise or when
+   * not measured.
+   */
+  selection_loss: "vote" | "presentation" | null;
 }
 
 /** The report. */
@@ -84,7 +99,11 @@ export interface EvalReport {
   baseline_agent: string;
   self_consistency: {
     agent: string;
+    /** `flag`: --baseline-agent; `best`: most right alone on these items; `first`: first agent. */
+    agent_source: "flag" | "best" | "first";
     k: number;
+    /** k matched on the team's tokens per item; null when not measured (see run-eval.ts). */
+    k_tokens: number | null;
     /** `matched`: the team's mean calls per item, rounded; `flag`: `--sc-k`. */
     k_source: "matched" | "flag";
     team_calls_per_item: number | null;
@@ -93,6 +112,8 @@ export interface EvalReport {
   items_selected: number;
   items_reported: number;
   methods: MethodReport[];
+  /** null when no team run recorded its answers or the scorer needs the judge. */
+  selection_loss: SelectionLoss | null;
   /** Items at least one agent alone got right (MassGen reports this as its coverage). */
   coverage: { correct: number; n: number; accuracy: number | null };
   /** The judge's own spend, when `--scorer judge`. */
@@ -110,7 +131,11 @@ export interface ReportContext {
   scorer: Scorer;
   results: Pick<ResultsFile, "runs" | "judges">;
   team: TeamShape;
+  /** How the self-consistency agent (`team.baselineId`) was chosen; default `flag`. */
+  baselineSource?: "flag" | "best" | "first";
   k: number;
+  /** k matched on tokens (a second self-consistency row when it differs from k). */
+  kTokens?: number | null;
   kSource: "matched" | "flag";
   teamCallsPerItem: number | null;
   dataset: { path: string; sha256: string; itemsTotal: number; selection: string };
@@ -148,11 +173,19 @@ export function buildReport(context: ReportContext): EvalReport {
   rows.push(agentRow(team.baselineId));
   rows.push({
     id: "self-consistency",
-    label: `self-consistency, ${team.baselineId} ×${context.k}`,
+    label: `self-consistency, ${team.baselineId} ×${context.k}${base.selfConsistencyTokens ? " (equal calls)" : ""}`,
     kind: "self-consistency",
     agent: team.baselineId,
     byItem: base.selfConsistency,
   });
+  if (base.selfConsistencyTokens)
+    rows.push({
+      id: "self-consistency-tokens",
+      label: `self-consistency, ${team.baselineId} ×${context.kTokens} (equal tokens)`,
+      kind: "self-consistency",
+      agent: team.baselineId,
+      byItem: base.selfConsistencyTokens,
+    });
   const complete = context.items.filter(
     (item) =>
       rows.every((row) => row.byItem.has(item.id)) &&
@@ -160,7 +193,7 @@ export function buildReport(context: ReportContext): EvalReport {
   );
   const ids = complete.map((item) => item.id);
 
-  const best = bestAgents(ids, team.agentIds, base.agents);
+  const oracle = oracleAgent(ids, team.agentIds, base.agents);
   const methods: MethodReport[] = [];
   const teamOutcomes = base.team;
   const summarize = (row: (typeof rows)[number], chosen: Record<string, number> | null) =>
@@ -168,23 +201,13 @@ export function buildReport(context: ReportContext): EvalReport {
   for (const row of rows) summarize(row, null);
   summarize(
     {
-      id: "best-agent-held-out",
-      label: "best agent, held-out choice",
-      kind: "best-agent-held-out",
-      agent: null,
-      byItem: best.heldOut.outcomes,
-    },
-    best.heldOut.chosen,
-  );
-  summarize(
-    {
       id: "best-agent-oracle",
       label: "best agent, oracle (upper bound)",
       kind: "best-agent-oracle",
       agent: null,
-      byItem: best.oracle.outcomes,
+      byItem: oracle.outcomes,
     },
-    best.oracle.chosen,
+    oracle.chosen,
   );
   for (const id of team.agentIds) if (id !== team.baselineId) summarize(agentRow(id), null);
 
@@ -193,11 +216,13 @@ export function buildReport(context: ReportContext): EvalReport {
   ).length;
   const methodOutcomes = new Map<string, Map<string, Outcome>>([
     ...rows.map((row) => [row.id, row.byItem] as const),
-    ["best-agent-held-out", best.heldOut.outcomes],
-    ["best-agent-oracle", best.oracle.outcomes],
+    ["best-agent-oracle", oracle.outcomes],
     ...team.agentIds.map((id) => [`agent:${id}`, base.agents.get(id)!] as const),
   ]);
-  const items = complete.map((item) => itemReport(item, context.scorer, methodOutcomes));
+  const losses = selectionLosses(context, complete);
+  const items = complete.map((item) =>
+    itemReport(item, context.scorer, methodOutcomes, losses?.byItem.get(item.id) ?? null),
+  );
   const primary = rows.map((row) => row.id);
   return {
     version: EVAL_REPORT_VERSION,
@@ -212,13 +237,16 @@ export function buildReport(context: ReportContext): EvalReport {
     baseline_agent: team.baselineId,
     self_consistency: {
       agent: team.baselineId,
+      agent_source: context.baselineSource ?? "flag",
       k: context.k,
+      k_tokens: context.kTokens ?? null,
       k_source: context.kSource,
       team_calls_per_item: context.teamCallsPerItem,
     },
     items_selected: context.items.length,
     items_reported: complete.length,
     methods,
+    selection_loss: losses?.summary ?? null,
     coverage: {
       correct: covered,
       n: ids.length,
@@ -298,40 +326,28 @@ interface Choice {
   chosen: Record<string, number>;
 }
 
-/**
- * The best agent chosen held-out (per item, by the other items) and as an oracle (by all items).
- * Ties go to the agent first in config order.
- */
-function bestAgents(
+/** The oracle's best agent: the most right answers on these items; ties go to config order. */
+function oracleAgent(
   ids: readonly string[],
   agentIds: readonly string[],
   agents: Map<string, Map<string, Outcome>>,
-): { heldOut: Choice; oracle: Choice } {
-  const rightCount = (agent: string) =>
-    ids.filter((id) => agents.get(agent)!.get(id)!.correct).length;
-  const totals = agentIds.map(rightCount);
-  const argmax = (scores: readonly number[]) =>
-    scores.reduce((best, score, index) => (score > scores[best]! ? index : best), 0);
-  const oracleAgent = agentIds[argmax(totals)]!;
+): Choice {
+  const totals = agentIds.map(
+    (agent) => ids.filter((id) => agents.get(agent)!.get(id)!.correct).length,
+  );
+  const best =
+    agentIds[totals.reduce((top, score, index) => (score > totals[top]! ? index : top), 0)]!;
   const oracle: Choice = { outcomes: new Map(), chosen: {} };
-  const heldOut: Choice = { outcomes: new Map(), chosen: {} };
-  for (const id of ids) {
-    oracle.outcomes.set(id, agents.get(oracleAgent)!.get(id)!);
-    const others = agentIds.map(
-      (agent, index) => totals[index]! - (agents.get(agent)!.get(id)!.correct ? 1 : 0),
-    );
-    const pick = agentIds[argmax(others)]!;
-    heldOut.outcomes.set(id, agents.get(pick)!.get(id)!);
-    heldOut.chosen[pick] = (heldOut.chosen[pick] ?? 0) + 1;
-  }
-  if (ids.length > 0) oracle.chosen[oracleAgent] = ids.length;
-  return { heldOut, oracle };
+  for (const id of ids) oracle.outcomes.set(id, agents.get(best)!.get(id)!);
+  if (ids.length > 0) oracle.chosen[best] = ids.length;
+  return oracle;
 }
 
 function itemReport(
   item: EvalItem,
   scorer: Scorer,
   methods: Map<string, Map<string, Outcome>>,
+  selectionLoss: ItemReport["selection_loss"],
 ): ItemReport {
   const entries: Record<string, ItemOutcomeJson> = {};
   for (const [id, byItem] of methods) {
@@ -344,6 +360,7 @@ function itemReport(
     question: item.question,
     reference: scorer.reference(item),
     methods: entries,
+    selection_loss: selectionLoss,
   };
 }
 

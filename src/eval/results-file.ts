@@ -52,6 +52,9 @@ const usageFields = {
   time: z.string(),
 };
 
+/** Characters kept from the end of each team answer in a run record. */
+export const ANSWER_TAIL_CHARS = 2000;
+
 /** One finished run of one item. */
 export const RunRecord = z.object({
   type: z.literal("run"),
@@ -61,6 +64,14 @@ export const RunRecord = z.object({
   run: z.string(),
   /** The final answer; null when the run gave none. */
   answer: z.string().nullable(),
+  /**
+   * Team runs: every answer the team accepted (first answers and revisions, in order), each cut
+   * to its last {@link ANSWER_TAIL_CHARS} characters (where a short answer's conclusion is), for
+   * the report's selection loss. Absent for single-agent runs and in older files.
+   */
+  answers: z.array(z.string()).optional(),
+  /** Team runs: the winning answer as given (cut like `answers`); null when there was no winner. */
+  winning_answer: z.string().nullable().optional(),
   ...usageFields,
 });
 export type RunRecord = z.infer<typeof RunRecord>;

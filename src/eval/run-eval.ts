@@ -32,7 +32,7 @@ import {
   type RunRecord,
 } from "./results-file.js";
 import type { EvalItem, Scorer } from "./scorers.js";
-import type { RunQuestion, RunRequest } from "./team-runner.js";
+import type { RunQuestion, RunRequest, RunSpend } from "./team-runner.js";
 
 /** Failed runs in a row that stop the eval. */
 export const MAX_FAILED_RUNS_IN_A_ROW = 5;
@@ -61,7 +61,18 @@ export interface EvalPhasesOptions {
   progress: Progress;
   /** Epoch ms (injected for tests). */
   now: () => number;
+  /**
+   * Waits `ms` (rejects when the signal aborts): the progress line is redrawn every
+   * {@link HEARTBEAT_MS} while runs are in flight. Absent: only when a run ends.
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
+
+/** The progress line's heartbeat while runs are in flight (ms). */
+export const HEARTBEAT_MS = 30_000;
+
+/** Self-consistency's k matched on tokens is at most this many times k matched on calls. */
+export const MAX_TOKEN_K_FACTOR = 3;
 
 /** How the phases ended. */
 export interface EvalPhasesResult {
@@ -70,6 +81,20 @@ export interface EvalPhasesResult {
   k: number;
   kSource: "matched" | "flag";
   teamCallsPerItem: number | null;
+  /**
+   * Self-consistency's k matched on tokens: the team's mean tokens per item over the baseline
+   * agent's mean tokens per single run, rounded, at least 1, at most
+   * {@link MAX_TOKEN_K_FACTOR} × k; null when not measured (`--sc-k`, nothing recorded).
+   */
+  kTokens: number | null;
+  /** The self-consistency agent: `--baseline-agent`, else the best agent alone (see below). */
+  baselineId: string;
+  /**
+   * `flag`: `--baseline-agent`; `best`: the agent with the most right answers alone on these
+   * items (ties: config order; optimistic for the baseline); `first`: the first agent (the judge
+   * scorer cannot rank agents before judging).
+   */
+  baselineSource: "flag" | "best" | "first";
 }
 
 /** One run still to do. */
@@ -114,26 +139,76 @@ export async function runEvalPhases(options: EvalPhasesOptions): Promise<EvalPha
   );
   const matched = matchedK(results.runs.get(TEAM_RUN), ids);
   const k = options.scK ?? matched?.k ?? 1;
+  const baseline = chooseBaseline(options);
+  const sampled: TeamShape = { ...team, baselineId: baseline.id };
+  const kTokens = options.scK === undefined ? tokenMatchedK(options, baseline.id, k) : null;
   const facts = {
     k,
     kSource: options.scK === undefined ? ("matched" as const) : ("flag" as const),
     teamCallsPerItem: matched?.teamCallsPerItem ?? null,
+    kTokens,
+    baselineId: baseline.id,
+    baselineSource: baseline.source,
   };
   if (options.signal.aborted) return { interrupted: true, ...facts };
 
+  const samples = Math.max(k, kTokens ?? 0);
   await runPhase(
     options,
-    `self-consistency ×${k}`,
-    pendingRuns(items, samplingRuns(team, k), results),
+    `self-consistency ${baseline.id} ×${samples}`,
+    pendingRuns(items, samplingRuns(sampled, samples), results),
     [],
   );
   if (options.signal.aborted) return { interrupted: true, ...facts };
 
   if (options.scorer.correct === undefined) {
-    await judgePhase(options, k);
+    await judgePhase({ ...options, team: sampled }, k);
     if (options.signal.aborted) return { interrupted: true, ...facts };
   }
   return { interrupted: false, ...facts };
+}
+
+/**
+ * The self-consistency agent: `--baseline-agent` when given; else, with a scorer that knows the
+ * right answer, the agent with the most right answers alone on these items (ties: config order);
+ * else the first agent.
+ */
+export function chooseBaseline(
+  options: Pick<EvalPhasesOptions, "items" | "scorer" | "team" | "results">,
+): { id: string; source: EvalPhasesResult["baselineSource"] } {
+  const { team, scorer, results, items } = options;
+  if (team.baselineFromFlag === true) return { id: team.baselineId, source: "flag" };
+  if (scorer.correct === undefined) return { id: team.agentIds[0]!, source: "first" };
+  let best = { id: team.agentIds[0]!, right: -1 };
+  for (const id of team.agentIds) {
+    const stored = results.runs.get(agentRun(id));
+    const right = items.filter((item) => {
+      const record = stored?.get(item.id);
+      return record !== undefined && scorer.correct!(record.answer, item);
+    }).length;
+    if (right > best.right) best = { id, right };
+  }
+  return { id: best.id, source: "best" };
+}
+
+/** k matched on tokens (see {@link EvalPhasesResult.kTokens}); null when not measured. */
+function tokenMatchedK(
+  options: Pick<EvalPhasesOptions, "items" | "results">,
+  baselineId: string,
+  k: number,
+): number | null {
+  const meanTokens = (key: string) => {
+    const stored = options.results.runs.get(key);
+    const tokens = options.items.flatMap((item) => {
+      const record = stored?.get(item.id);
+      return record === undefined ? [] : [record.input_tokens + record.output_tokens];
+    });
+    return tokens.length === 0 ? 0 : tokens.reduce((a, b) => a + b, 0) / tokens.length;
+  };
+  const team = meanTokens(TEAM_RUN);
+  const single = meanTokens(agentRun(baselineId));
+  if (team === 0 || single === 0) return null;
+  return Math.min(MAX_TOKEN_K_FACTOR * k, Math.max(1, Math.round(team / single)));
 }
 
 /** The progress line's running accuracies: the team and the baseline agent (not with the judge). */
@@ -171,6 +246,16 @@ async function runPhase(
   let doneRuns = 0;
   let doneWeight = 0;
   let failedInARow = 0;
+  // Calls and tokens of the phase so far: finished runs, plus each run in flight's running totals.
+  const finished: RunSpend = { calls: 0, inputTokens: 0, outputTokens: 0 };
+  const inFlight = new Map<object, RunSpend>();
+  const spent = () => {
+    const all = [finished, ...inFlight.values()];
+    return {
+      calls: all.reduce((total, spend) => total + spend.calls, 0),
+      tokens: all.reduce((total, spend) => total + spend.inputTokens + spend.outputTokens, 0),
+    };
+  };
   const snapshot = () => ({
     phase,
     doneRuns,
@@ -179,17 +264,37 @@ async function runPhase(
     totalWeight,
     elapsedMs: options.now() - started,
     scores: scores instanceof Map ? [...scores.values()] : [],
+    spent: spent(),
   });
   options.progress.update(snapshot());
+  const heartbeat = new AbortController();
+  void (async () => {
+    if (options.sleep === undefined) return;
+    try {
+      for (;;) {
+        await options.sleep(HEARTBEAT_MS, heartbeat.signal);
+        options.progress.update(snapshot());
+      }
+    } catch {
+      // the phase ended
+    }
+  })();
   try {
     await runPool(pending, options.concurrency, options.signal, async ({ item, spec }, signal) => {
-      const facts = await options.runQuestion({
-        mode: spec.mode,
-        agentIndexes: spec.agentIndexes,
-        logGroup: spec.logGroup,
-        question: item.question,
-        signal,
-      });
+      const token = {};
+      const facts = await options
+        .runQuestion({
+          mode: spec.mode,
+          agentIndexes: spec.agentIndexes,
+          logGroup: spec.logGroup,
+          question: item.question,
+          signal,
+          onSpend: (spend) => inFlight.set(token, spend),
+        })
+        .finally(() => inFlight.delete(token));
+      finished.calls += facts.calls;
+      finished.inputTokens += facts.input_tokens;
+      finished.outputTokens += facts.output_tokens;
       if (signal.aborted) return; // stopped: not recorded, runs again on resume
       const record: RunRecord = {
         type: "run",
@@ -216,6 +321,7 @@ async function runPhase(
       }
     });
   } finally {
+    heartbeat.abort();
     options.progress.end(snapshot());
   }
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { childPath } from "../safe-name.js";
 import { type ModeChoice, type PreparedRun, runLogOptions, runTeam } from "../runner/index.js";
 import { costUsdOf, type RunState, wallTimeMs } from "../session/index.js";
-import type { RunRecord } from "./results-file.js";
+import { ANSWER_TAIL_CHARS, type RunRecord } from "./results-file.js";
 
 /** The fields of a run's record that the run itself gives (src/eval/results-file.ts). */
 export type RunFacts = Pick<
@@ -22,7 +22,16 @@ export type RunFacts = Pick<
   | "wall_ms"
   | "log_dir"
   | "error"
+  | "answers"
+  | "winning_answer"
 >;
+
+/** Spend of a run in flight: its running totals (every request sent, failed ones included). */
+export interface RunSpend {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
 
 /** How to start one run: its mode, its agents (indexes into the config) and its log folder. */
 export interface RunRequest {
@@ -32,6 +41,8 @@ export interface RunRequest {
   logGroup: string;
   question: string;
   signal: AbortSignal;
+  /** Told the run's running totals after each of its events (for the progress line). */
+  onSpend?: (spend: RunSpend) => void;
 }
 
 /** Runs one question; never throws for agent or provider failures (they are in `status`). */
@@ -75,6 +86,18 @@ export function createRunQuestion(options: TeamRunnerOptions): RunQuestion {
       cwd: options.cwd,
       log,
       signal: request.signal,
+      ...(request.onSpend
+        ? {
+            subscribers: [
+              (_event: unknown, state: RunState) =>
+                request.onSpend!({
+                  calls: state.totals.usage.modelCalls,
+                  inputTokens: state.totals.usage.inputTokens,
+                  outputTokens: state.totals.usage.outputTokens,
+                }),
+            ],
+          }
+        : {}),
     });
     return runFacts(
       result.state,
@@ -98,6 +121,23 @@ export function runFacts(state: RunState, logDir: string | null): RunFacts {
     wall_ms: wallTimeMs(state),
     log_dir: logDir,
     error: status === "completed" ? null : failureText(state),
+    ...teamAnswers(state),
+  };
+}
+
+/**
+ * A team run's answers and winning answer, each its last {@link ANSWER_TAIL_CHARS} characters;
+ * nothing for a run of one agent.
+ */
+function teamAnswers(state: RunState): Pick<RunFacts, "answers" | "winning_answer"> {
+  if (state.agents.length < 2) return {};
+  const tail = (text: string) => text.slice(-ANSWER_TAIL_CHARS);
+  const winner = state.winner
+    ? state.answers.find((answer) => answer.label === state.winner!.label)
+    : undefined;
+  return {
+    answers: state.answers.map((answer) => tail(answer.content)),
+    winning_answer: winner === undefined ? null : tail(winner.content),
   };
 }
 
