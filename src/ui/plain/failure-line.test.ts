@@ -11,7 +11,7 @@ import { failureLine } from "./failure-line.js";
 const agentError = (
   agentId: string,
   message: string,
-  cause: "provider" | "protocol",
+  cause: "provider" | "protocol" | "budget",
   fatal = true,
 ): EventBody => ({
   type: "agent-error",
@@ -63,6 +63,26 @@ describe("failureLine", () => {
     });
     expect(failureLine(slow)).toBe(
       "no answer before the orchestrator timeout (1 s) (raise timeout_settings.orchestrator_timeout_seconds)",
+    );
+  });
+
+  it("names the per-agent key when agents were removed by their own budget", () => {
+    const state = step(
+      teamState(1),
+      {
+        type: "limit-reached",
+        agentId: "alice",
+        scope: "agent",
+        limit: "calls",
+        used: 5,
+        max: 5,
+        message: "alice reached its budget of 5 model calls (budget.per_agent.max_calls)",
+      },
+      agentError("alice", "reached its budget of 5 model calls", "budget"),
+      { type: "run-end", reason: "failed", durationMs: 10, error: "every agent failed" },
+    );
+    expect(failureLine(state)).toBe(
+      "every agent failed — alice: reached its budget of 5 model calls (raise budget.per_agent.max_calls in the config)",
     );
   });
 

@@ -29,7 +29,10 @@ export function failureAdvice(
     const setting = LIMIT_SETTING[limit.limit];
     return `raise budget.${setting.key} in the config${options.flags ? ` or ${setting.flag}` : ""}`;
   }
+  const agentLimit = state.limitsReached.find((reached) => reached.scope === "agent");
   const causes = new Set(state.agents.flatMap((agent) => agent.lastError?.cause ?? []));
+  if (agentLimit !== undefined && state.endReason === "failed")
+    return `raise budget.per_agent.${LIMIT_SETTING[agentLimit.limit].key} in the config`;
   const misbehaved = causes.has("protocol") && !causes.has("provider");
   if (state.endReason === "timeout") {
     return misbehaved
