@@ -232,7 +232,7 @@ export const ConfigSchema = z.object({
   ),
   timeout_settings: TimeoutSettings.default(TimeoutSettings.parse({})).describe("Time limits."),
   budget: BudgetConfig.prefault({}).describe(
-    'The most model requests, tokens and USD one run may spend (docs/coordination.md "Budget").',
+    'The most model requests, tokens and USD one run may spend (docs/real-models.md "The run budget").',
   ),
   ui: UiConfig.default(UiConfig.parse({})).describe("Display and logging."),
   tracing: TracingConfig.default(TracingConfig.parse({})).describe(
