@@ -10,7 +10,8 @@
  *   and at least the ones it failed as failed;
  * - whenever coord accepted an answer (`answer` events in the run logs), it prints an answer on
  *   stdout (with the 18 every fake answer ends on) and exits 0; a run that never accepted one exits 2;
- * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`);
+ * - when the fake played the behaviour, stderr names it (`DIAGNOSIS`), model names aside (they
+ *   spell the behaviour);
  * - of two answers in one reply the last counts (no accepted answer says 17);
  * - no agent has more than 5 answers accepted in one run (the documented default answer cap);
  * - no stderr line appears more than 10 times (a loop's repeated trace lines are collapsed);
@@ -68,7 +69,12 @@ export async function checkCell(cell: Cell): Promise<void> {
   }
   const diagnosis = DIAGNOSIS[baseBehaviour(cell.behaviour)];
   if (diagnosis !== undefined && result.misbehaved > 0) {
-    expect.soft(result.stderr, `stderr names the behaviour: ${account}`).toMatch(diagnosis);
+    // The model names spell the behaviour ("a/empty", "c/small-context-150"): not a diagnosis.
+    const named = ["a", "b", "c"].reduce(
+      (text, id) => text.replaceAll(`${id}/${cell.behaviour}`, "<model>"),
+      result.stderr,
+    );
+    expect.soft(named, `stderr names the behaviour: ${account}`).toMatch(diagnosis);
   }
   const counts = new Map<string, number>();
   for (const line of result.stderr.split("\n")) counts.set(line, (counts.get(line) ?? 0) + 1);

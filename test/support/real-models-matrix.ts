@@ -188,7 +188,8 @@ export const DIAGNOSIS: Record<string, RegExp> = {
   resubmit: /repeated|identical|re-submitted|word for word/i,
   "copies-part": /word for word|identical|agreement/i,
   "no-required": /tool_choice/,
-  "plan-text": /plan .*text|text .*plan/i,
+  // "plan" as a word (not `submit_plan`) and "text" on one line: the plan-as-text warning.
+  "plan-text": /\bplan\b[^\n]*\btext\b|\btext\b[^\n]*\bplan\b/i,
   "small-context": /context/i,
 };
 
