@@ -35,6 +35,7 @@ import {
   statusText,
 } from "./chat-commands.js";
 import type { Tracing } from "../tracing/index.js";
+import { failureLine } from "../ui/plain/index.js";
 import {
   closeSession,
   openSession,
@@ -343,11 +344,10 @@ function turnBlocks(
       summary,
     ];
   }
+  // The same line, with advice that fits the cause, as the one-shot run prints (ui/plain).
   const why =
     state.endReason === "interrupted"
       ? "Turn cancelled: its partial work is in the log and /inspect; ask again or go on."
-      : state.endReason === "timeout"
-        ? `Turn timed out: ${state.error ?? "no answer"} (raise timeout_settings.orchestrator_timeout_seconds).`
-        : `Turn failed: ${state.error ?? "every agent failed"}.`;
+      : `Turn ${state.endReason === "timeout" ? "timed out" : "failed"}: ${failureLine(state)}.`;
   return [{ kind: "error", text: why }, summary];
 }

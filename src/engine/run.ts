@@ -79,7 +79,7 @@ export interface RunCoordinationOptions {
    */
   presenterWrites?: boolean;
   /**
-   * The run budget (`./budget.ts`, docs/coordination.md "Budget"): absent call limits default to
+   * The run budget (`./budget.ts`, docs/real-models.md "The run budget"): absent call limits default to
    * `40 × agents + 10` for the run and 40 per agent, so every run is bounded.
    */
   budget?: RunBudget | undefined;

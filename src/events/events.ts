@@ -293,7 +293,7 @@ function buildCoordEventSchema() {
       cause: z.enum(["provider", "protocol", "budget", "context"]).optional(),
     }),
     /**
-     * A limit of the run budget (docs/coordination.md "Budget") was reached. `scope: run` ends
+     * A limit of the run budget (docs/real-models.md "The run budget") was reached. `scope: run` ends
      * coordination the way the orchestrator timeout does (the best answer so far is presented);
      * `scope: agent` removes that agent (`agentId`). `used` and `max` are in the limit's unit:
      * model calls, tokens (input + output) or USD.
