@@ -2,12 +2,13 @@
  * The simulated agents of `coord eval` (test/support/eval-sim.ts) as a server of their own, to
  * run `coord eval` by hand on a real GSM8K-format file:
  *
- *     node dist/test/support/eval-sim-server-main.js DATA.jsonl [--p 0.7] [--seed 1]
- *         [--delay-ms 0] [--port 0] [--agents 3]
+ *     node dist/test/support/eval-sim-server-main.js DATA.jsonl [--p 0.7 | --p 0.5,0.6,0.7]
+ *         [--q 0.7] [--seed 1] [--delay-ms 0] [--port 0] [--agents 3]
  *
- * Each agent answers an item right with probability p (its truth: the number after `####` in
- * the file's answer), votes for the answer holding its own number, and the presenter writes the
- * majority number. Prints `LISTENING http://127.0.0.1:PORT/v1` once ready, then writes a team
+ * Each agent answers an item right with probability p (one for all, or one per agent in config
+ * order; its truth: the number after `####` in the file's answer), votes for the answer holding
+ * its own number (with `--q`: recognises a right answer shown to it with probability q and votes
+ * for it), and the presenter writes the majority number. Prints `LISTENING http://127.0.0.1:PORT/v1` once ready, then writes a team
  * config for that URL to stdout's next lines (`CONFIG` then YAML, ended by `END`); exits on
  * SIGTERM/SIGINT after printing the calls received by kind.
  */
@@ -37,8 +38,16 @@ const items = (await readFile(data, "utf8"))
     return { question: parsed.question, value: gsm8kReference(parsed.answer) ?? Number.NaN };
   });
 const delayMs = flag("--delay-ms", 0);
+const pAt = process.argv.indexOf("--p");
+const pList = (pAt < 0 ? "0.7" : (process.argv[pAt + 1] ?? "")).split(",").map(Number);
+if (pList.some((value) => !Number.isFinite(value))) throw new Error("--p needs numbers");
+const q = process.argv.includes("--q") ? flag("--q", 1) : undefined;
 const sim = simulatedAgents({
-  p: flag("--p", 0.7),
+  p:
+    pList.length === 1
+      ? pList[0]!
+      : Object.fromEntries(pList.map((value, index) => [`sim-${index + 1}`, value])),
+  ...(q !== undefined ? { q } : {}),
   seed: flag("--seed", 1),
   items,
   ...(delayMs > 0 ? { delayMs } : {}),

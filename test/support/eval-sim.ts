@@ -2,8 +2,9 @@
  * Simulated agents for `coord eval` tests, behind the fake OpenAI server: each agent answers an
  * item correctly with a seeded probability p (its own or a shared one), a wrong answer is a
  * number no other draw gives, an agent votes for the first answer that holds the same number as
- * its own, and a presenter writes the majority number of the answers it is shown (a tie goes to
- * its own answer). A judge agent grades by comparing numbers.
+ * its own (with `q`: an agent whose number is wrong recognises a right answer shown to it with
+ * probability q and votes for it), and a presenter writes the majority number of the answers it
+ * is shown (a tie goes to its own answer). A judge agent grades by comparing numbers.
  *
  * Data: item N's question is `Item N: what is N times 3?`, its reference `#### 3N`
  * ({@link simulatedDataset}), or the items of a real data set (`items`, e.g. GSM8K's test split:
@@ -31,6 +32,11 @@ export interface Draw {
 export interface SimulationOptions {
   /** Probability of a right answer: one for all agents, or per agent (`sim-1` …). */
   p: number | Readonly<Record<string, number>>;
+  /**
+   * Probability that an agent whose own number is wrong recognises a right answer it is shown and
+   * votes for it (seeded per agent, item and vote). Absent: it always votes for its own number.
+   */
+  q?: number;
   seed: number;
   /** Milliseconds to wait before each reply (to kill a CLI mid-way). */
   delayMs?: number;
@@ -150,7 +156,15 @@ export function simulatedAgents(options: SimulationOptions): {
     if (summary.toolNames.includes("vote") && shown.length > 0) {
       calls.vote++;
       const own = shown.find((entry) => entry.anon === `agent${position}`)?.value;
-      const target = shown.find((entry) => entry.value === own)?.anon ?? `agent${position}`;
+      let target = shown.find((entry) => entry.value === own)?.anon ?? `agent${position}`;
+      const right = shown.find((entry) => entry.value === truth);
+      if (options.q !== undefined && right !== undefined && own !== truth) {
+        const key = `vote|${agent}|${item}|${/You are one of \d+ agents/.test(summary.system)}`;
+        const occurrence = (occurrences.get(key) ?? 0) + 1;
+        occurrences.set(key, occurrence);
+        if (mulberry32(fnv1a(`${options.seed}|${key}|${occurrence}`))() < options.q)
+          target = right.anon;
+      }
       return {
         toolCalls: [
           { name: "vote", arguments: { agent_id: target, reason: "It holds my number." } },
