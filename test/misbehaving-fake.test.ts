@@ -108,7 +108,7 @@ describe("the misbehaving-model fake over the openai client", () => {
     expect((await ask("a/sound", "Present.", [])).content).toBe(`Final answer: ${answerText("a")}`);
   });
 
-  test("plain-text, empty, unknown-tool, cut-off JSON, two answers: the reply as a broken model sends it", async () => {
+  test("plain-text, empty, unknown and other-mode tools, cut-off JSON, two answers: the reply as a broken model sends it", async () => {
     await start();
     const plain = await ask("a/plain-text", NO_ANSWERS, [NEW_ANSWER]);
     expect([plain.content, calls(plain)]).toEqual(["Sure! The answer is 18.", []]);
@@ -117,6 +117,12 @@ describe("the misbehaving-model fake over the openai client", () => {
     expect(calls(await ask("a/unknown-tool", NO_ANSWERS, [NEW_ANSWER]))).toEqual([
       ["final_answer", JSON.stringify({ answer: "The answer is 18." })],
     ]);
+    expect(calls(await ask("a/other-mode-tool", NO_ANSWERS, [NEW_ANSWER]))[0]![0]).toBe(
+      "submit_plan",
+    );
+    expect(calls(await ask("a/other-mode-tool", NO_ANSWERS, [SUBMIT_PLAN]))[0]![0]).toBe(
+      "new_answer",
+    );
     const [cut] = calls(await ask("a/cutoff-json", NO_ANSWERS, [NEW_ANSWER]));
     expect(cut).toEqual(["new_answer", '{"content": "The answer is 18']);
     expect(() => JSON.parse(cut![1]!) as unknown).toThrow(SyntaxError);

@@ -20,6 +20,7 @@ export const BEHAVIOURS = [
   "plain-text",
   "empty",
   "unknown-tool",
+  "other-mode-tool",
   "cutoff-json",
   "two-answers",
   "resubmit",
@@ -159,16 +160,21 @@ export const MARKDOWN_PLAN = [
 export const COPIED_TEXT = "16 - 3 - 4 = 9 eggs are sold at $2 each. The answer is 18.";
 
 /**
- * A handler whose model names pick a behaviour per agent (see the module doc): `plain-text`
- * ("Sure! The answer is 18." and no tool call), `empty` (an empty reply), `unknown-tool` (calls
- * `final_answer`), `cutoff-json` (the first workflow tool with cut-off JSON arguments, {@link cutOff}),
- * `two-answers` (two `new_answer` calls in one reply), `resubmit` (its identical answer or plan
- * instead of a vote), `never-votes` (a slightly different answer or plan every round), `copies-part` (another
- * agent's answer word for word), `no-required` (HTTP 400 as vLLM for `tool_choice: "required"`,
- * sound with `auto`), `plan-text` (the plan as Markdown text instead of `submit_plan`),
- * `small-context-N` (HTTP 400 `context_length_exceeded` once the prompt passes N tokens; its
- * answers are about N/3 tokens long). Replies with no tools offered (presentation) are sound
- * except for `plain-text` and `empty`.
+ * A handler whose model names pick a behaviour per agent (see the module doc):
+ *
+ * - `plain-text`: "Sure! The answer is 18." and no tool call; `empty`: an empty reply;
+ * - `unknown-tool`: calls `final_answer`; `other-mode-tool`: another mode's workflow tool
+ *   (`new_answer` while planning, `submit_plan` otherwise);
+ * - `cutoff-json`: the first workflow tool with cut-off JSON arguments ({@link cutOff});
+ * - `two-answers`: two `new_answer` calls in one reply;
+ * - `resubmit`: its identical answer or plan instead of a vote; `never-votes`: a slightly
+ *   different answer or plan every round; `copies-part`: another agent's answer word for word;
+ * - `no-required`: HTTP 400 as vLLM for `tool_choice: "required"`, sound with `auto`;
+ * - `plan-text`: the plan as Markdown text instead of `submit_plan`;
+ * - `small-context-N`: HTTP 400 `context_length_exceeded` once the prompt passes N tokens (its
+ *   answers are about N/3 tokens long).
+ *
+ * Replies with no tools offered (presentation) are sound except for `plain-text` and `empty`.
  */
 export function misbehavingHandler(): MisbehavingHandler {
   const counters = new Map<string, ModelStats>();
@@ -236,6 +242,16 @@ function misbehave(
     case "unknown-tool":
       return withTools
         ? { toolCalls: [{ name: "final_answer", arguments: { answer: "The answer is 18." } }] }
+        : undefined;
+    case "other-mode-tool":
+      // Another mode's workflow tool: new_answer while planning, submit_plan while answering.
+      if (offers("submit_plan")) {
+        return {
+          toolCalls: [{ name: "new_answer", arguments: { content: answerText(spec.tag) } }],
+        };
+      }
+      return offers("new_answer")
+        ? { toolCalls: [{ name: "submit_plan", arguments: soundPlan(spec.tag) }] }
         : undefined;
     case "cutoff-json":
       return workflow !== undefined
