@@ -50,10 +50,16 @@ const cells = (mode: Mode, team: Cell["team"], behaviours: readonly string[]): C
 /**
  * The matrix's cells, one list per test file (test/real-models-*.test.ts) and all of them in
  * `npm run bench`. Every behaviour and every mode is covered at least once; the cells left out of
- * the full cross product (7 modes × 2 teams × 11 behaviours and rates) are named with each list.
+ * the full cross product (7 modes × 2 teams × 12 behaviours, and their rates) are named with each
+ * list. `other-mode-tool` is left out of every list but voting (whole team) and `--plan`: it is
+ * `unknown-tool`'s case with a real tool's name, and those two cover both of its directions.
+ * Rates are sampled (`@30`, `@50`), a few per mode.
  */
 export const MATRIX = {
-  /** Voting, the whole team. Left out: `plan-text` (it misbehaves only where `submit_plan` is offered). */
+  /**
+   * Voting, the whole team. Left out: `plan-text` (it misbehaves only where `submit_plan` is
+   * offered).
+   */
   votingWhole: cells("voting", "whole", [
     "sound",
     "plain-text",
