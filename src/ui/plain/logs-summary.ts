@@ -74,7 +74,7 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
   if (winner !== null) {
     const votes =
       winner.basis === "votes"
-        ? `${winner.votes} vote${winner.votes === 1 ? "" : "s"}${winner.tie_broken ? ", tie broken by config order" : ""}`
+        ? `${winner.votes} vote${winner.votes === 1 ? "" : "s"}${winner.tie_broken ? ", tie broken" : ""}`
         : (WINNER_BASIS[winner.basis as keyof typeof WINNER_BASIS] ?? winner.basis);
     lines.push(["Winner", `${winner.agent_id ?? winner.anon_id} (${winner.label}, ${votes})`]);
   } else {

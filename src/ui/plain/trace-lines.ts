@@ -196,7 +196,10 @@ function createLineFormatter(options: TraceFormatterOptions): TraceFormatter {
       case "winner":
         if (event.basis === "decomposition")
           return [`[orchestrator] Presenter: ${event.agentId} (integrates every agent's part)`];
-        return [`[orchestrator] Winner: ${event.agentId} (${event.label}; ${winnerBasis(event)})`];
+        return [
+          `[orchestrator] Winner: ${event.agentId} (${event.label}; ${winnerBasis(event)})`,
+          ...conclusionGroups(event),
+        ];
       case "run-end":
         return [
           `[system] Run ${event.reason}${event.degraded?.length ? " (degraded)" : ""} in ${(event.durationMs / 1000).toFixed(1)} s${event.error ? `: ${event.error}` : ""}`,
@@ -273,10 +276,32 @@ export function retryLine(event: EventOf<"retry">): string {
   return `[orchestrator] ${event.agentId ?? "?"}: ${what} (${oneLine(event.reason, 200)}); retry ${event.attempt} in ${(event.waitMs / 1000).toFixed(1)} s`;
 }
 
+const votesOf = (votes: number) => `${votes} vote${votes === 1 ? "" : "s"}`;
+
+/** The winning answer's conclusion group (docs/coordination.md "How the winner is chosen"). */
+function groupOf(event: EventOf<"winner">) {
+  return event.groups?.find((group) => group.labels.includes(event.label));
+}
+
+/**
+ * One line of the answers grouped by conclusion, best first, when the run had more than one group
+ * or its one group has a conclusion.
+ */
+function conclusionGroups(event: EventOf<"winner">): string[] {
+  const groups = event.groups ?? [];
+  if (groups.length === 0 || (groups.length === 1 && groups[0]!.conclusion === undefined))
+    return [];
+  const parts = groups.map(
+    (group) =>
+      `${group.conclusion === undefined ? `(free-form ${group.labels.join(",")})` : oneLine(group.conclusion, 40)}: ${votesOf(group.votes)}, ${group.agents} agent${group.agents === 1 ? "" : "s"}`,
+  );
+  return [`[orchestrator] Answers by conclusion: ${parts.join(" · ")}`];
+}
+
 function winnerBasis(event: EventOf<"winner">): string {
   switch (event.basis) {
     case "votes":
-      return `${event.votes} vote${event.votes === 1 ? "" : "s"}${event.tieBroken ? ", tie broken by config order" : ""}`;
+      return `${votesOf(groupOf(event)?.votes ?? event.votes)}${event.tieBroken ? `, tie broken by ${event.tieBasis ?? "config order"}` : ""}`;
     case "timeout":
       return "orchestrator timeout, best so far";
     case "quick":
