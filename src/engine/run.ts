@@ -250,7 +250,8 @@ async function execute(options: RunCoordinationOptions, baseEmitter: Emitter): P
     agentId: presenter.agent.id,
     anonId: presenter.anonId,
     label: presenter.answer?.label ?? team.visibleAnswers()[0]?.label ?? "",
-    votes: tally?.byAgentId[presenter.agent.id] ?? 0,
+    // The winning conclusion group's votes (docs/coordination.md "How the winner is chosen").
+    votes: tally?.winner === presenter ? tally.votes : (tally?.byAgentId[presenter.agent.id] ?? 0),
     tally: tally?.byAgentId ?? {},
     tieBroken: basis === "votes" && (tally?.tieBroken ?? false),
     basis,

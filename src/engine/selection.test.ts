@@ -25,7 +25,7 @@ describe("votes by conclusion", () => {
       skip,
     );
     const winner = winnerOf(events);
-    expect(winner).toMatchObject({ agentId: "b", label: "agent2.1", votes: 1, tieBroken: false });
+    expect(winner).toMatchObject({ agentId: "b", label: "agent2.1", votes: 2, tieBroken: false });
     expect(winner.conclusion).toBe("18");
     expect(winner.groups).toEqual([
       { conclusion: "18", labels: ["agent2.1", "agent3.1"], votes: 2, agents: 2, firstAnswers: 2 },

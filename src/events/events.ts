@@ -357,6 +357,7 @@ function buildCoordEventSchema() {
     ev("winner", {
       anonId: z.string(),
       label: z.string(),
+      /** Current votes for the winning answer's conclusion group (voting modes), any of its answers. */
       votes: z.number().int().nonnegative(),
       /** Votes per real agent id, for the final answer set. */
       tally: z.record(z.string(), z.number().int().nonnegative()),
