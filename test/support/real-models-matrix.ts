@@ -17,7 +17,7 @@ import { parseEventLog } from "../../src/events/jsonl.js";
 import { spawn } from "node:child_process";
 import { CLI, makeSandbox, type CliResult } from "./cli.js";
 import { misbehavingHandler, type ModelStats } from "./fake-openai/misbehaving-handler.js";
-import { startFakeOpenAIServer } from "./fake-openai-server.js";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "./fake-openai-server.js";
 
 /** GSM8K's first test question; its answer is 18. */
 export const QUESTION =
@@ -274,7 +274,12 @@ export async function runCell(
   options: { timeoutMs?: number; cli?: string } = {},
 ): Promise<CellResult> {
   const fake = misbehavingHandler();
-  const server = await startFakeOpenAIServer(fake.handle);
+  // The handler counts what the matrix needs; the server's own log of every request body is
+  // dropped as it grows (a run that loops sends millions of prompt tokens).
+  const server: FakeOpenAIServer = await startFakeOpenAIServer((request) => {
+    server.requests.length = 0;
+    return fake.handle(request);
+  });
   try {
     const box = await makeSandbox();
     await writeFile(join(box.cwd, "team.yaml"), cellConfig(cell, server.url));
