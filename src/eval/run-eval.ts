@@ -12,6 +12,7 @@
  * be paid for in time over a whole data set.
  */
 import { ExecutionError } from "../errors.js";
+import { chooseBaseline, tokenMatchedK } from "./baseline.js";
 import { judgeQuestion, parseVerdict } from "./judge.js";
 import { answerSha256, baseOutcomes } from "./outcomes.js";
 import {
@@ -71,8 +72,7 @@ export interface EvalPhasesOptions {
 /** The progress line's heartbeat while runs are in flight (ms). */
 export const HEARTBEAT_MS = 30_000;
 
-/** Self-consistency's k matched on tokens is at most this many times k matched on calls. */
-export const MAX_TOKEN_K_FACTOR = 3;
+export { chooseBaseline, MAX_TOKEN_K_FACTOR } from "./baseline.js";
 
 /** How the phases ended. */
 export interface EvalPhasesResult {
@@ -83,8 +83,8 @@ export interface EvalPhasesResult {
   teamCallsPerItem: number | null;
   /**
    * Self-consistency's k matched on tokens: the team's mean tokens per item over the baseline
-   * agent's mean tokens per single run, rounded, at least 1, at most
-   * {@link MAX_TOKEN_K_FACTOR} × k; null when not measured (`--sc-k`, nothing recorded).
+   * agent's mean tokens per single run, rounded, at least 1, at most 3 × k
+   * (`./baseline.ts`); null when not measured (`--sc-k`, nothing recorded).
    */
   kTokens: number | null;
   /** The self-consistency agent: `--baseline-agent`, else the best agent alone (see below). */
@@ -166,49 +166,6 @@ export async function runEvalPhases(options: EvalPhasesOptions): Promise<EvalPha
     if (options.signal.aborted) return { interrupted: true, ...facts };
   }
   return { interrupted: false, ...facts };
-}
-
-/**
- * The self-consistency agent: `--baseline-agent` when given; else, with a scorer that knows the
- * right answer, the agent with the most right answers alone on these items (ties: config order);
- * else the first agent.
- */
-export function chooseBaseline(
-  options: Pick<EvalPhasesOptions, "items" | "scorer" | "team" | "results">,
-): { id: string; source: EvalPhasesResult["baselineSource"] } {
-  const { team, scorer, results, items } = options;
-  if (team.baselineFromFlag === true) return { id: team.baselineId, source: "flag" };
-  if (scorer.correct === undefined) return { id: team.agentIds[0]!, source: "first" };
-  let best = { id: team.agentIds[0]!, right: -1 };
-  for (const id of team.agentIds) {
-    const stored = results.runs.get(agentRun(id));
-    const right = items.filter((item) => {
-      const record = stored?.get(item.id);
-      return record !== undefined && scorer.correct!(record.answer, item);
-    }).length;
-    if (right > best.right) best = { id, right };
-  }
-  return { id: best.id, source: "best" };
-}
-
-/** k matched on tokens (see {@link EvalPhasesResult.kTokens}); null when not measured. */
-function tokenMatchedK(
-  options: Pick<EvalPhasesOptions, "items" | "results">,
-  baselineId: string,
-  k: number,
-): number | null {
-  const meanTokens = (key: string) => {
-    const stored = options.results.runs.get(key);
-    const tokens = options.items.flatMap((item) => {
-      const record = stored?.get(item.id);
-      return record === undefined ? [] : [record.input_tokens + record.output_tokens];
-    });
-    return tokens.length === 0 ? 0 : tokens.reduce((a, b) => a + b, 0) / tokens.length;
-  };
-  const team = meanTokens(TEAM_RUN);
-  const single = meanTokens(agentRun(baselineId));
-  if (team === 0 || single === 0) return null;
-  return Math.min(MAX_TOKEN_K_FACTOR * k, Math.max(1, Math.round(team / single)));
 }
 
 /** The progress line's running accuracies: the team and the baseline agent (not with the judge). */
