@@ -194,7 +194,7 @@ export function addEvalCommand(program: Command, version: string, hooks: EvalCom
     .option("--seed <s>", "seed of --sample (default 0)", integerAtLeast("--seed", 0))
     .option(
       "--baseline-agent <id>",
-      "the agent of the single-agent and self-consistency baselines (default: the first)",
+      "the agent of the single-agent and self-consistency baselines (default: the best agent alone on the items; the first with --scorer judge)",
     )
     .option(
       "--with-quick",
