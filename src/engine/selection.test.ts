@@ -82,6 +82,26 @@ describe("votes by conclusion", () => {
   });
 });
 
+describe("no votes at all", () => {
+  test("the run's budget ends it after the first answers: the conclusion more agents reached wins", async () => {
+    const { events } = await runScripted(
+      {
+        a: [{ answer: "Answer: 20" }],
+        b: [{ answer: "Answer: 18" }],
+        c: [{ answer: "Work.\n#### 18" }],
+      },
+      { budget: { maxCalls: 3 } },
+    );
+    expect(winnerOf(events)).toMatchObject({
+      anonId: "agent2",
+      basis: "partial",
+      votes: 0,
+      conclusion: "18",
+    });
+    expect(finalOf(events)).toMatchObject({ source: "answer", content: "Answer: 18" });
+  });
+});
+
 describe("ties broken on evidence", () => {
   test("1–1–1 self-votes on three conclusions: a tie, broken by the earliest answer and reported", async () => {
     const { events } = await runScripted(
