@@ -28,7 +28,7 @@ import {
   type HistoryTurn,
 } from "./prompts.js";
 import type { EventOf } from "../events/index.js";
-import { conclusionOf, isNumberOrChoice, normalizeConclusion } from "./conclusions.js";
+import { conclusionOf, isNumberOrChoice } from "./conclusions.js";
 import type { AgentState, Team } from "./team.js";
 
 /** A mode's final presentation: the presenter's prompt and what stands in for its answer. */
@@ -244,17 +244,13 @@ function changesConclusion(
   if (options.plan !== undefined || label === undefined) return undefined;
   const winner = options.team.conclusionOf(label);
   if (winner === undefined) return undefined;
-  const own = conclusionOf(text);
-  let presented: string | undefined;
-  if (NUMERIC.test(winner)) {
-    presented =
-      own !== undefined && NUMERIC.test(own)
-        ? own
-        : normalizeConclusion(text.match(/-?\d[\d,]*(?:\.\d+)?/g)?.at(-1) ?? "");
-  } else if (isNumberOrChoice(winner)) {
-    presented = own !== undefined && isNumberOrChoice(own) && !NUMERIC.test(own) ? own : undefined;
-  } else presented = own;
-  return presented === undefined || presented === winner ? undefined : { winner, presented };
+  // Only short answers of the same kind are compared (a number with a number, a choice letter
+  // with a choice letter): free text and a presentation that states no conclusion are kept.
+  if (!isNumberOrChoice(winner)) return undefined;
+  const presented = conclusionOf(text);
+  if (presented === undefined || NUMERIC.test(presented) !== NUMERIC.test(winner)) return undefined;
+  if (!isNumberOrChoice(presented)) return undefined;
+  return presented === winner ? undefined : { winner, presented };
 }
 
 const NUMERIC = /^-?\d+(?:\.\d+)?$/;
