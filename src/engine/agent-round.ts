@@ -10,8 +10,19 @@ import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
 import type { Emitter } from "./emitter.js";
 import { contextWindowOf, fitAnswers, isContextLengthError } from "./context-fit.js";
 import { callModel } from "./model-call.js";
-import { stopwatch } from "./stopwatch.js";
 import { updateMessage, type VisibleAnswer } from "./prompts.js";
+import {
+  ACCEPTED_OUTPUT,
+  answerToolCalls,
+  assistantMessage,
+  IGNORED_CALL,
+  noWorkflowCallMessage,
+  refusalPhrase,
+  REPAIRED_NOTE,
+  runLocalTool,
+} from "./round-steps.js";
+
+export { runLocalTool };
 import { describeFailures, textOfUnknownCall, type TextCall } from "./text-protocol.js";
 import {
   isWorkflowTool,
@@ -107,12 +118,6 @@ export interface AgentRoundResult {
   heardText?: boolean | undefined;
   /** The last answer set the agent saw in this round. */
   seen: AnswerSnapshot;
-}
-
-function assistantMessage(text: string, toolCalls: ToolCall[]): ChatMessage {
-  return toolCalls.length > 0
-    ? { role: "assistant", content: text, toolCalls }
-    : { role: "assistant", content: text };
 }
 
 /** Times a round shortens the other answers after a context-length error before it fails. */
@@ -275,7 +280,17 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
         };
       } else {
         parsed = parseWorkflowCall([last], judge.workflowToolNames);
-        if (parsed.kind === "invalid") failure = `made an invalid ${last.toolName} call`;
+        if (last.repaired === true) {
+          failure = "sent cut-off JSON arguments (repaired, still not valid)";
+          emitter.emit({
+            type: "warning",
+            agentId,
+            source: "orchestrator",
+            message: `${agentId} sent cut-off or malformed JSON arguments for ${last.toolName}; coord repaired them (jsonrepair) and used what they hold`,
+          });
+          if (parsed.kind === "invalid")
+            parsed = { kind: "invalid", message: `${REPAIRED_NOTE} ${parsed.message}` };
+        } else if (parsed.kind === "invalid") failure = `made an invalid ${last.toolName} call`;
       }
     } else {
       // No workflow call: plain text, an empty reply, or a tool that does not exist.
@@ -350,8 +365,13 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
         atStepBoundary = false; // the refusal already carries the update
         continue;
       }
-      refusal = result.message;
-      failure = refusalPhrase(result.message) ?? failure ?? `made a refused ${call.toolName} call`;
+      const repaired = !viaText && last?.repaired === true;
+      refusal = repaired ? `${REPAIRED_NOTE} ${result.message}` : result.message;
+      failure =
+        (repaired ? "sent cut-off JSON arguments (repaired, then refused)" : undefined) ??
+        refusalPhrase(result.message) ??
+        failure ??
+        `made a refused ${call.toolName} call`;
     }
 
     failures.push(failure ?? "made no valid workflow call");
@@ -365,119 +385,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
   }
 }
 
-/** What the model is told of a workflow call that another in the same reply overrode. */
-const IGNORED_CALL = "Ignored: only the last workflow call of a reply counts.";
-
-/** The refusal of a reply without a workflow call: what was wrong and which tools exist. */
-function noWorkflowCallMessage(
-  unknown: readonly ToolCall[],
-  text: string,
-  offered: readonly ToolSpec[],
-): string {
-  const names = offered.map((tool) => tool.name);
-  const tools =
-    names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
-  const tail = `End your turn with exactly one call to ${tools}.`;
-  if (unknown.length > 0) {
-    const called = [...new Set(unknown.map((call) => call.toolName))].join(", ");
-    return `${called} is not a tool you have. ${tail}`;
-  }
-  if (text !== "") {
-    return `You replied in plain text without a tool call. ${tail} If your text is your answer, pass it to new_answer.`;
-  }
-  return `Your reply was empty. ${tail}`;
-}
-
-/** The diagnosis phrase of a refusal the mode gave, when it names a known misbehaviour. */
-function refusalPhrase(message: string): string | undefined {
-  if (/identical to/i.test(message)) return "repeated an answer that already exists";
-  if (/too similar/i.test(message)) return "repeated an answer with small changes";
-  if (/answer limit/i.test(message)) return "kept answering past its answer limit";
-  return undefined;
-}
-
 /** Characters of the answers a snapshot shows. */
 function answersLength(snapshot: AnswerSnapshot): number {
   return snapshot.answers.reduce((sum, answer) => sum + answer.content.length, 0);
-}
-
-/** What the model is told when its workflow call was accepted. */
-const ACCEPTED_OUTPUT: Record<Extract<SubmitResult, { status: "accepted" }>["outcome"], string> = {
-  answer: "Answer recorded.",
-  vote: "Vote recorded.",
-  stop: "Stop recorded.",
-};
-
-/** Gives each workflow tool call of a step its (error) result, so the conversation stays valid. */
-function answerToolCalls(
-  messages: ChatMessage[],
-  calls: readonly ToolCall[],
-  message: string,
-): void {
-  for (const call of calls) {
-    messages.push({
-      role: "tool",
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      content: message,
-      isError: true,
-    });
-  }
-}
-
-/**
- * Runs one tool call inside a round and emits its `tool-call` / `tool-result` with the duration.
- * @param options.presenting true in the final presentation (see `ToolCallContext`).
- */
-export async function runLocalTool(
-  call: ToolCall,
-  tools: ReadonlyMap<string, LocalTool>,
-  options: Pick<AgentRoundOptions, "agentId" | "round" | "emitter" | "clock" | "signal"> & {
-    presenting?: boolean;
-  },
-  workflowTools: readonly ToolSpec[] = [],
-): Promise<{ content: string; isError: boolean }> {
-  const { agentId, round, emitter, clock } = options;
-  emitter.emit({
-    type: "tool-call",
-    agentId,
-    round,
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    input: call.input,
-  });
-  const elapsed = stopwatch(clock);
-  let content: string;
-  let isError = false;
-  const tool = tools.get(call.toolName);
-  if (tool === undefined) {
-    const names = [...workflowTools.map((spec) => spec.name), ...tools.keys()];
-    content =
-      names.length > 0
-        ? `Unknown tool ${call.toolName} (not one of: ${names.join(", ")}).`
-        : `Unknown tool ${call.toolName}.`;
-    isError = true;
-  } else {
-    try {
-      content = await tool.execute(call.input, {
-        agentId,
-        presenting: options.presenting ?? false,
-        signal: options.signal,
-      });
-    } catch (error) {
-      content = error instanceof Error ? error.message : String(error);
-      isError = true;
-    }
-  }
-  emitter.emit({
-    type: "tool-result",
-    agentId,
-    round,
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    output: content,
-    isError,
-    durationMs: elapsed(),
-  });
-  return { content, isError };
 }

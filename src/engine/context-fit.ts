@@ -67,10 +67,10 @@ export interface FitOptions {
  * The answers shortened to fit (see the module comment).
  * @returns the shortened answers and the most characters each kept.
  */
-export function fitAnswers(
-  answers: readonly VisibleAnswer[],
+export function fitAnswers<T extends Pick<VisibleAnswer, "content">>(
+  answers: readonly T[],
   options: FitOptions,
-): { answers: VisibleAnswer[]; maxChars: number } {
+): { answers: T[]; maxChars: number } {
   const longest = Math.max(0, ...answers.map((answer) => answer.content.length));
   let maxChars: number;
   if (options.contextWindowTokens !== undefined) {

@@ -25,10 +25,12 @@ import {
   PRESENTER_TOOLS_NOTE,
   presentationSystemPrompt,
   presentationUserMessage,
+  type AttributedAnswer,
   type HistoryTurn,
 } from "./prompts.js";
 import type { EventOf } from "../events/index.js";
 import { conclusionOf, isNumberOrChoice } from "./conclusions.js";
+import { contextWindowOf, fitAnswers, isContextLengthError } from "./context-fit.js";
 import type { AgentState, Team } from "./team.js";
 
 /** A mode's final presentation: the presenter's prompt and what stands in for its answer. */
@@ -96,7 +98,25 @@ export async function present(options: PresentationOptions): Promise<string | un
   });
   let text = "";
   try {
-    text = await presentationLoop(options, round);
+    try {
+      text = await presentationLoop(options, round);
+    } catch (error) {
+      // The answers together outgrew the presenter's context: once more, each shortened to fit.
+      if (options.signal.aborted || options.plan !== undefined || !isContextLengthError(error))
+        throw error;
+      const fitted = fitAnswers(team.attributedAnswers(), {
+        contextWindowTokens: contextWindowOf(error),
+        fixedChars: options.question.length + 2000,
+        attempt: 1,
+      });
+      emitter.emit({
+        type: "warning",
+        agentId,
+        source: `${presenter.agent.backend.type}/${presenter.agent.backend.model}`,
+        message: `the presentation prompt exceeded the model's context; the answers were shortened to ${fitted.maxChars} characters each (the logs keep them whole)`,
+      });
+      text = await presentationLoop(options, round, fitted.answers);
+    }
   } catch (error) {
     if (options.signal.aborted) {
       emitter.emit({
@@ -153,7 +173,11 @@ export async function present(options: PresentationOptions): Promise<string | un
  *   ("let me update the file first") is a step, not the answer, as the live display shows it.
  * @throws what the backend throws.
  */
-async function presentationLoop(options: PresentationOptions, round: number): Promise<string> {
+async function presentationLoop(
+  options: PresentationOptions,
+  round: number,
+  answers: readonly AttributedAnswer[] = options.team.attributedAnswers(),
+): Promise<string> {
   const { team, presenter, emitter, clock, signal } = options;
   const agent = presenter.agent;
   const tools = [...(agent.tools ?? []), ...(options.localTools ?? [])];
@@ -166,7 +190,7 @@ async function presentationLoop(options: PresentationOptions, round: number): Pr
         presentationUserMessage({
           question: options.question,
           history: options.history,
-          answers: team.attributedAnswers(),
+          answers,
           votes: team.attributedVotes(),
           presenterId: agent.id,
         }),

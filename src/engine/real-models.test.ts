@@ -97,6 +97,26 @@ function chunkBackend(replies: BackendChunk[][]): Backend & { requests: unknown[
 const finish: BackendChunk = { type: "finish", finishReason: "tool-calls", usage: emptyUsage() };
 
 describe("malformed tool calls", () => {
+  test("repaired cut-off JSON is used and the user is told", async () => {
+    const backend = chunkBackend([
+      [
+        {
+          type: "tool-call",
+          toolCallId: "c1",
+          toolName: "new_answer",
+          input: { content: "The answer is 18" },
+          repaired: true,
+        },
+        finish,
+      ],
+    ]);
+    const { events } = await runScripted({ a: [] }, { mode: "single", wrapBackend: () => backend });
+    expect(ofType(events, "warning").map((event) => event.message)).toContain(
+      "a sent cut-off or malformed JSON arguments for new_answer; coord repaired them (jsonrepair) and used what they hold",
+    );
+    expect(ofType(events, "final-answer")).toMatchObject([{ content: "The answer is 18" }]);
+  });
+
   test("cut-off JSON is refused naming the malformed JSON; two answers in a reply: the last counts", async () => {
     const backend = chunkBackend([
       [
@@ -219,6 +239,29 @@ describe("context that fits", () => {
     );
     expect(ofType(events, "agent-error")).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+  });
+});
+
+describe("a presentation that outgrows the context", () => {
+  test("is asked again with the answers shortened", async () => {
+    const overflow = "This model's maximum context length is 1200 tokens.";
+    const { events, backends } = await runScripted({
+      a: [
+        { answer: "y".repeat(6000) },
+        { vote: "agent1", reason: "r" },
+        { error: { status: 400, message: overflow, retryable: false } },
+        { text: "The final answer.", expect_prompt_contains: "cut to fit the model's context" },
+      ],
+      b: [
+        { delay_ms: 5, answer: "z".repeat(6000) },
+        { vote: "agent1", reason: "r" },
+      ],
+    });
+    for (const backend of Object.values(backends)) backend.assertDone();
+    expect(ofType(events, "final-answer")).toMatchObject([
+      { source: "presentation", content: "The final answer." },
+    ]);
+    expect(events.at(-1)).not.toHaveProperty("degraded");
   });
 });
 

@@ -43,6 +43,14 @@ export const DEFAULT_ANSWERS_WITHOUT_NEWS = 3;
 const answerCap = (context: ModeContext): number =>
   context.settings.max_new_answers_per_agent ?? DEFAULT_ANSWERS_WITHOUT_NEWS;
 
+/** Answers one agent may give in a run: with news in between they could go on for ever. */
+const totalCap = (context: ModeContext): number =>
+  Math.max(answerCap(context), DEFAULT_MAX_ANSWERS_PER_AGENT);
+
+/** True while `agent` may still give an answer (the team's and its own run-wide caps). */
+const mayAnswer = (agent: AgentState, context: ModeContext): boolean =>
+  withinGlobalCap(context) && agent.answerCount < totalCap(context);
+
 const withinGlobalCap = (context: ModeContext): boolean => {
   const global = context.settings.max_new_answers_global;
   return global === undefined || context.team.version < global;
@@ -52,8 +60,8 @@ export const decompositionMode: CoordinationModeSpec = {
   name: "decomposition",
   workflowToolNames: ["new_answer", "stop"],
 
-  workflowTools: (_agent, context) =>
-    withinGlobalCap(context) ? [newAnswerTool(), stopTool()] : [stopTool()],
+  workflowTools: (agent, context) =>
+    mayAnswer(agent, context) ? [newAnswerTool(), stopTool()] : [stopTool()],
 
   systemPrompt: (agent, context) =>
     decompositionSystemPrompt({
@@ -64,11 +72,13 @@ export const decompositionMode: CoordinationModeSpec = {
         anonId: member.anonId,
         subtask: member.subtask ?? FALLBACK_SUBTASK,
       })),
-      canAnswer: withinGlobalCap(context),
+      canAnswer: mayAnswer(agent, context),
     }),
 
   isDue(agent, context) {
-    if (agent.stop !== undefined) return context.team.unseenLabels(agent).length > 0;
+    // A stopped agent wakes for news, unless it has no answer left to give.
+    if (agent.stop !== undefined)
+      return mayAnswer(agent, context) && context.team.unseenLabels(agent).length > 0;
     if (agent.answerCount === 0 || !context.settings.defer_voting_until_all_answered) return true;
     // As in voting mode (step 5): a second round waits until every live agent has a part.
     return context.team.live().every((other) => other.answerCount > 0 || other.stop !== undefined);
@@ -84,6 +94,12 @@ export const decompositionMode: CoordinationModeSpec = {
         status: "invalid",
         message:
           "The team has reached its answer limit (max_new_answers_global); call stop instead.",
+      };
+    }
+    if (!mayAnswer(agent, context)) {
+      return {
+        status: "invalid",
+        message: `You have given ${agent.answerCount} answers, your limit in a run; call stop instead.`,
       };
     }
     // A part identical to one that exists is agreement (a question with nothing to split): its
@@ -103,8 +119,7 @@ export const decompositionMode: CoordinationModeSpec = {
     agent.peerAnswersSeen = peerAnswers;
     const result = recordAnswer(agent, call.content, context);
     const cap = answerCap(context);
-    // Answers with news in between can go on for ever: a run-wide cap bounds them all the same.
-    const total = Math.max(cap, DEFAULT_MAX_ANSWERS_PER_AGENT);
+    const total = totalCap(context);
     if (copied !== undefined) {
       // It wrote that part word for word: it has read it, and its news need not wake it.
       if (copied.answer !== undefined) agent.seenLabels.add(copied.answer.label);
