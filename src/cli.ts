@@ -60,7 +60,10 @@ function buildProgram(version: string): Command {
         BACKEND_TYPES,
       ),
     )
-    .option("--model <name>", "quick setup: model name (for --backend local, a .gguf file)")
+    .option(
+      "--model <name>",
+      "quick setup: model name (for --backend local, a .gguf file; default: the shipped tiny story model)",
+    )
     .option(
       "--system-message <text>",
       "quick setup: the agent's system prompt (ignored with --config)",
@@ -190,7 +193,8 @@ function buildProgram(version: string): Command {
 Examples:
   coord                                            (first run: the setup wizard; then the chat)
   coord --select "Why is the sky blue?"            (pick a config from a menu, then ask)
-  coord --backend local --model ./stories260K.gguf "What is 2+2?"
+  coord --backend local "What is 2+2?"             (the shipped tiny story model, offline)
+  coord --backend local --model ./model.gguf "What is 2+2?"
   coord --config @examples/three_agents "Why is the sky blue?"
   coord --config @examples/scripted_team --no-display "Any question"
   coord --config @examples/three_agents           (interactive chat; /help inside)

@@ -87,7 +87,8 @@ export async function loadNamedConfig(
 
 /**
  * The one-agent config of quick setup (`--backend TYPE --model NAME`, or a served
- * `<backend>/<model>`).
+ * `<backend>/<model>`). `--backend local` without `--model` runs the shipped tiny model
+ * (`models/stories260K.gguf`, see default-model.ts).
  * @throws ConfigError for an unknown backend or a missing model.
  */
 export async function quickSetup(flags: {
@@ -96,6 +97,10 @@ export async function quickSetup(flags: {
   systemMessage?: string;
 }): Promise<ResolvedConfig> {
   const config = await import("../config/index.js");
+  if (flags.backend === "local" && flags.model === undefined) {
+    const { defaultLocalModelPath } = await import("./default-model.js");
+    flags = { ...flags, model: defaultLocalModelPath() };
+  }
   return { config: config.quickSetupConfig(flags), path: undefined, warnings: [] };
 }
 

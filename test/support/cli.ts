@@ -10,9 +10,8 @@ import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = join(REPO_ROOT, "dist", "bin", "coord.js");
-export const TINY_MODEL = fileURLToPath(
-  new URL("../../../shared/models/stories260K.gguf", import.meta.url),
-);
+/** The tiny GGUF model shipped in the repository (models/README.md), which tests run for real. */
+export const TINY_MODEL = join(REPO_ROOT, "models", "stories260K.gguf");
 
 /** What a finished CLI process left behind. */
 export interface CliResult {
