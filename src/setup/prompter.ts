@@ -54,10 +54,16 @@ export interface Prompter {
     choices: readonly Choice<T>[];
     initial?: readonly T[];
   }): Promise<T[] | Back>;
+  /**
+   * Free text. `initial` is editable text the answer starts from; `default` is the answer when the
+   * user submits nothing, shown as a dim hint (the placeholder), never as text typing appends to.
+   * `validate` sees the default in place of an empty answer.
+   */
   text(question: {
     message: string;
     placeholder?: string;
     initial?: string;
+    default?: string;
     validate?: Validate;
   }): Promise<string | Back>;
   /** Like `text`, with the typed characters masked. */
@@ -134,9 +140,12 @@ export async function createClackPrompter(streams: PromptStreams): Promise<Promp
         await clack.text({
           ...common,
           message: question.message,
-          ...(question.placeholder !== undefined ? { placeholder: question.placeholder } : {}),
+          ...placeholderOf(question),
           ...(question.initial !== undefined ? { initialValue: question.initial } : {}),
-          ...(question.validate ? { validate: wrapValidate(question.validate) } : {}),
+          ...(question.default !== undefined ? { defaultValue: question.default } : {}),
+          ...(question.validate
+            ? { validate: wrapValidate(question.validate, question.default) }
+            : {}),
         }),
       ),
     password: async (question) =>
@@ -192,6 +201,19 @@ export async function runInterruptible<T>(
   }
 }
 
-function wrapValidate(validate: Validate): (value: string | undefined) => string | undefined {
-  return (value) => validate(value ?? "");
+/** The hint shown in an empty field: the default when there is one (`default: …`), else the example. */
+function placeholderOf(question: { placeholder?: string; default?: string }): {
+  placeholder?: string;
+} {
+  if (question.default !== undefined) return { placeholder: question.default };
+  return question.placeholder !== undefined ? { placeholder: question.placeholder } : {};
+}
+
+/** Clack's validator: an empty answer with a default is the default. */
+function wrapValidate(
+  validate: Validate,
+  fallback?: string,
+): (value: string | undefined) => string | undefined {
+  return (value) =>
+    validate((value ?? "") === "" && fallback !== undefined ? fallback : (value ?? ""));
 }

@@ -30,8 +30,13 @@ export interface AskedQuestion {
   message: string;
   /** The options of a select or multiselect: label, hint and whether disabled. */
   choices: Array<{ label: string; hint?: string; disabled?: boolean; value: unknown }>;
-  /** What the question started on: a select's focused value, a multiselect's ticked ones. */
+  /**
+   * What the question started on: a select's focused value, a multiselect's ticked ones, a text's
+   * editable text.
+   */
   initial?: unknown;
+  /** A text's default: the answer to an empty submit, shown as a hint. */
+  default?: string;
 }
 
 /** The scripted prompter with what it was asked and shown. */
@@ -94,12 +99,21 @@ export function createScriptedPrompter(answers: readonly ScriptedAnswer[]): Scri
   };
   const typed = async (
     ask: "text" | "password",
-    question: { message: string; validate?: (value: string) => string | undefined },
+    question: {
+      message: string;
+      initial?: string;
+      default?: string;
+      validate?: (value: string) => string | undefined;
+    },
   ): Promise<string | Back> => {
     for (;;) {
-      const step = next(ask, question.message);
+      const step = next(ask, question.message, [], question.initial);
+      if (question.default !== undefined) asked.at(-1)!.default = question.default;
       if (step.answer === BACK) return BACK;
-      const value = step.answer as string;
+      // As clack does: an empty submit is the default; typed text replaces it, never appends.
+      const typedText = step.answer as string;
+      const value =
+        typedText === "" && question.default !== undefined ? question.default : typedText;
       const refusal = question.validate?.(value);
       if (step.refusedWith !== undefined) {
         if (refusal === undefined || !refusal.includes(step.refusedWith)) {

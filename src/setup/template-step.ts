@@ -114,12 +114,18 @@ async function askDirectoryAccess(prompter: Prompter): Promise<DirectoryAccess |
 }
 
 /** A GGUF path that exists (typed relative to the working directory, or with `~/`). */
-async function askModelFile(context: TemplateContext, initial?: string): Promise<string | Back> {
+async function askModelFile(context: TemplateContext, fallback?: string): Promise<string | Back> {
+  let initial: string | undefined;
   for (;;) {
     const typed = await context.prompter.text({
       message: "Path of the GGUF model file",
       placeholder: "~/models/qwen2.5-1.5b-instruct-q4_k_m.gguf",
-      ...(initial !== undefined ? { initial } : {}),
+      // A retry starts from what was typed (to correct it); the previous agent's file is a default.
+      ...(initial !== undefined
+        ? { initial }
+        : fallback !== undefined
+          ? { default: fallback }
+          : {}),
       validate: (value) =>
         value.trim() === ""
           ? "Type the path of a .gguf file"
@@ -191,7 +197,7 @@ async function askCustom(context: TemplateContext): Promise<string | Back> {
         ),
       ),
     ];
-    return customTemplate(agents, keys);
+    return customTemplate(agents, keys, kinds);
   }
 }
 
@@ -213,7 +219,31 @@ function kindChoices(found: readonly ProviderInfo[]): Choice<AgentKind>[] {
   ];
 }
 
-/** One agent's model (and base URL or file); the previous agent's answers are the defaults. */
+/**
+ * A base URL the wizard accepts: one http(s) URL with a host, nothing after it (a pasted URL twice,
+ * `http://a/v1http://a/v1`, parses as one URL whose path holds the second: refused).
+ * @returns the message shown under the field, or undefined when the URL is fine.
+ */
+export function checkBaseUrl(value: string): string | undefined {
+  const text = value.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return "Type a URL like http://localhost:8000/v1";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "Use an http(s) URL";
+  if (url.hostname === "") return "The URL needs a host, like http://localhost:8000/v1";
+  if (/https?:\/\//i.test(text.slice(url.protocol.length + 2)))
+    return "One URL only, like http://localhost:8000/v1";
+  if (/\s/.test(text)) return "A URL has no spaces";
+  return undefined;
+}
+
+/**
+ * One agent's model (and base URL or file); the previous agent's answers are the defaults (an
+ * empty answer takes them), shown as hints, not as text to edit.
+ */
 async function askAgent(
   context: TemplateContext,
   kind: AgentKind,
@@ -231,22 +261,16 @@ async function askAgent(
     for (;;) {
       const baseUrl = await prompter.text({
         message: "Base URL of the server (with /v1)",
-        initial: previous?.type === "chatcompletion" ? (previous.baseUrl ?? "") : "",
         placeholder: "http://localhost:8000/v1",
-        validate: (value) => {
-          try {
-            return /^https?:$/.test(new URL(value.trim()).protocol)
-              ? undefined
-              : "Use an http(s) URL";
-          } catch {
-            return "Type a URL like http://localhost:8000/v1";
-          }
-        },
+        ...(previous?.type === "chatcompletion" && previous.baseUrl !== undefined
+          ? { default: previous.baseUrl }
+          : {}),
+        validate: checkBaseUrl,
       });
       if (baseUrl === BACK) return BACK;
       const model = await prompter.text({
         message: "Model name, as the server spells it",
-        initial: previous?.type === "chatcompletion" ? previous.model : "",
+        ...(previous?.type === "chatcompletion" ? { default: previous.model } : {}),
         validate: (value) => (value.trim() === "" ? "Type the model's name" : undefined),
       });
       if (model === BACK) continue;

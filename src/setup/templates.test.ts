@@ -130,12 +130,13 @@ describe("the templates load as configs", () => {
           { type: openrouter.backend, model: "openai/gpt-4o-mini", baseUrl: openrouter.baseUrl },
         ],
         ["OPENROUTER_API_KEY"],
+        ["compatible", "openrouter"],
       ),
     );
     expect(unknown).toEqual([]);
     expect(config.agents.map((agent) => [agent.id, agent.backend.base_url])).toEqual([
-      ["qwen2_5", "http://localhost:8000/v1"],
-      ["gpt_4o_mini", "https://openrouter.ai/api/v1"],
+      ["compatible_1", "http://localhost:8000/v1"],
+      ["openrouter_1", "https://openrouter.ai/api/v1"],
     ]);
   });
 });

@@ -58,6 +58,8 @@ interface TemplateConfig {
   timeouts: { orchestrator: number; request: number };
   /** Comments after a key, by dotted path (`orchestrator.context_paths`). */
   comments?: Record<string, string>;
+  /** The agents' ids; default {@link agentIds}. */
+  ids?: string[];
 }
 
 const MADE_BY = "Made by `coord --setup`; edit freely (every key: docs/config.md).";
@@ -267,7 +269,11 @@ export function decompositionTemplate(
 }
 
 /** A custom team: the agents as chosen one by one. */
-export function customTemplate(agents: readonly AgentSpec[], keys: readonly string[]) {
+export function customTemplate(
+  agents: readonly AgentSpec[],
+  keys: readonly string[],
+  prefixes?: readonly string[],
+) {
   return render({
     header: [
       `A custom team of ${agents.length} agent${agents.length === 1 ? "" : "s"}: they answer in parallel, read each other's answers,`,
@@ -279,6 +285,7 @@ export function customTemplate(agents: readonly AgentSpec[], keys: readonly stri
         : []),
     ],
     agents: [...agents],
+    ids: customAgentIds(agents, prefixes),
     orchestrator: { voting_sensitivity: "lenient", max_new_answers_per_agent: 3 },
     timeouts: { orchestrator: 600, request: 120 },
   });
@@ -306,8 +313,28 @@ export function agentIds(agents: readonly AgentSpec[]): string[] {
   });
 }
 
+/**
+ * A custom team's agent ids: the provider and a number per provider (`openai_1`, `claude_1`,
+ * `openai_2`), not the model (two agents on one model were `x` and `x_2`). `prefixes[i]` names
+ * agent i's provider as the wizard asked it (`openrouter`, `compatible`, `local`); without it, the
+ * backend type (`chatcompletion` reads `compatible`).
+ */
+export function customAgentIds(
+  agents: readonly AgentSpec[],
+  prefixes?: readonly string[],
+): string[] {
+  const seen = new Map<string, number>();
+  return agents.map((agent, index) => {
+    const prefix =
+      prefixes?.[index] ?? (agent.type === "chatcompletion" ? "compatible" : agent.type);
+    const count = (seen.get(prefix) ?? 0) + 1;
+    seen.set(prefix, count);
+    return `${prefix}_${count}`;
+  });
+}
+
 function render(template: TemplateConfig): string {
-  const ids = agentIds(template.agents);
+  const ids = template.ids ?? agentIds(template.agents);
   const agents = template.agents.map((agent, index) => ({
     id: ids[index],
     backend: {

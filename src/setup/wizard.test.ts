@@ -329,6 +329,52 @@ describe("the setup wizard", () => {
       ["chatcompletion", "qwen", "http://127.0.0.1:9/v1"],
       ["local", model, undefined],
     ]);
+    expect(config.agents.map((agent) => agent.id)).toEqual(["openai_1", "compatible_1", "local_1"]);
+  });
+
+  it("a custom team's next agent offers the previous URL and model as defaults, not as text to edit", async () => {
+    const { prompter, run } = wizard(
+      [
+        ask("select", "How do you want to set up your team?", "template"),
+        ask("select", "Which template?", "custom"),
+        ask("select", "How many agents?", 3),
+        ask("select", "Agent 1 of 3: which provider?", "compatible"),
+        ask("text", "Base URL of the server", "http://127.0.0.1:9/v1"),
+        ask("text", "Model name, as the server spells it", "x"),
+        ask("select", "Agent 2 of 3: which provider?", "compatible"),
+        // Enter on the empty field: the default.
+        ask("text", "Base URL of the server", ""),
+        ask("text", "Model name, as the server spells it", ""),
+        ask("select", "Agent 3 of 3: which provider?", "compatible"),
+        // A URL pasted twice (what appending to pre-filled text gave) is refused under the field.
+        ask("text", "Base URL of the server", "http://127.0.0.1:9/v1http://127.0.0.1:9/v1", {
+          refusedWith: "One URL only",
+        }),
+        ask("text", "Base URL of the server", "ftp://127.0.0.1/v1", { refusedWith: "http(s)" }),
+        ask("text", "Base URL of the server", "http://127.0.0.1:10/v1"),
+        ask("text", "Model name, as the server spells it", "y"),
+        choose("Save it where?", "As your default"),
+      ],
+      { OPENAI_API_KEY: "k" },
+    );
+    const choice = await run;
+    prompter.assertDone();
+    const urlQuestions = prompter.asked.filter((question) =>
+      question.message.startsWith("Base URL"),
+    );
+    expect(urlQuestions[0]).not.toHaveProperty("default");
+    for (const question of urlQuestions.slice(1)) {
+      expect(question.initial).toBeUndefined();
+      expect(question.default).toBe("http://127.0.0.1:9/v1");
+    }
+    const { config } = parseConfigText(await readFile(choice.savedTo!, "utf8"), { env: {} });
+    expect(
+      config.agents.map((agent) => [agent.id, agent.backend.base_url, agent.backend.model]),
+    ).toEqual([
+      ["compatible_1", "http://127.0.0.1:9/v1", "x"],
+      ["compatible_2", "http://127.0.0.1:9/v1", "x"],
+      ["compatible_3", "http://127.0.0.1:10/v1", "y"],
+    ]);
   });
 
   it("the local template needs no key and asks for the file and the number of agents", async () => {
