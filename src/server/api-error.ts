@@ -27,6 +27,12 @@ export class ApiError extends Error {
   readonly param: string | null;
   /** A stable machine-readable code, e.g. `invalid_json`, `streaming_not_supported`. */
   readonly code: string | null;
+  /**
+   * True when sending the same request again may succeed (the server busy, shutting down): the
+   * response says `x-should-retry: true`. False (the default) for every other error: a 5xx then
+   * says `x-should-retry: false`, so OpenAI's SDKs do not re-run a failed team (a paid run).
+   */
+  readonly retryable: boolean;
 
   /**
    * @param status HTTP status (400, 401, 403, 404, 405, 413, 415, 500, 501, 503, 504).
@@ -35,7 +41,12 @@ export class ApiError extends Error {
   constructor(
     status: number,
     message: string,
-    options: { type?: ApiErrorType; param?: string | null; code?: string | null } = {},
+    options: {
+      type?: ApiErrorType;
+      param?: string | null;
+      code?: string | null;
+      retryable?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -43,6 +54,7 @@ export class ApiError extends Error {
     this.type = options.type ?? defaultType(status);
     this.param = options.param ?? null;
     this.code = options.code ?? null;
+    this.retryable = options.retryable ?? false;
   }
 
   /** The response body for this error. */
@@ -67,4 +79,22 @@ function defaultType(status: number): ApiErrorType {
 /** A 400 for a request field: `invalid_request_error` with `param` and `code`. */
 export function invalidRequest(message: string, param: string | null, code: string): ApiError {
   return new ApiError(400, message, { param, code });
+}
+
+/** What stands in for an address removed from a message sent to a client. */
+export const ADDRESS_PLACEHOLDER = "<address>";
+
+/**
+ * `message` without network addresses: URLs (`https://api.example.com/v1/…`), IPv4 and
+ * bracketed IPv6 addresses with or without a port (`127.0.0.1:4321`, `[::1]:80`) and
+ * `localhost:PORT` become {@link ADDRESS_PLACEHOLDER}. A server error quotes provider errors
+ * (`connect ECONNREFUSED 10.0.0.5:8000`); the client learns that a provider failed, not where the
+ * server's providers are. The server's log keeps the full message.
+ */
+export function withoutAddresses(message: string): string {
+  return message
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)\]]/gi, ADDRESS_PLACEHOLDER)
+    .replace(/\[[0-9a-f:.]*:[0-9a-f:.]*\](?::\d+)?/gi, ADDRESS_PLACEHOLDER)
+    .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, ADDRESS_PLACEHOLDER)
+    .replace(/\blocalhost:\d+\b/gi, ADDRESS_PLACEHOLDER);
 }

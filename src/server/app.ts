@@ -170,7 +170,11 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     );
   }
   app.onError((error, c) => {
-    if (error instanceof ApiError) return sendError(c, error);
+    if (error instanceof ApiError) {
+      // The client's copy loses the network addresses (sendError); the log keeps them.
+      if (error.status >= 500) onLog?.(`${c.get("requestId")} ${error.status} ${error.message}`);
+      return sendError(c, error);
+    }
     if (isClientGone(error, c)) {
       // Nobody reads this answer: the access log line says what happened, without a stack.
       c.set("clientGone", true);
@@ -280,7 +284,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
           new ApiError(
             503,
             `the server is busy: ${maxInFlight} team runs are in flight, its limit (--max-in-flight); retry in ${BUSY_RETRY_AFTER_SECONDS} s`,
-            { code: "server_busy" },
+            { code: "server_busy", retryable: true },
           ),
         );
       }

@@ -207,7 +207,11 @@ function runFailure(state: RunState, signal: AbortSignal, logDir: string | undef
       return new ApiError(504, `${why}${logs}`, { code: "run_timeout" });
     }
     case "shutdown":
-      return new ApiError(503, `the server is shutting down${logs}`, { code: "run_interrupted" });
+      // Another instance (or this one restarted) can answer it: the run never finished.
+      return new ApiError(503, `the server is shutting down${logs}`, {
+        code: "run_interrupted",
+        retryable: true,
+      });
     case "interrupted":
       return new ApiError(503, `the run was stopped (the client went away)${logs}`, {
         code: "run_interrupted",

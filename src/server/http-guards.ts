@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "./api-error.js";
+import { ApiError, withoutAddresses } from "./api-error.js";
 
 /**
  * True for `application/json`, with or without parameters (`; charset=utf-8`), any case; false
@@ -33,11 +33,18 @@ export function isClientGone(error: unknown, c: Context): boolean {
 /** Status logged for a request whose client went away before it was answered (nginx's 499). */
 export const CLIENT_GONE_STATUS = 499;
 
-/** Sends an error in the OpenAI shape; a 501 also tells OpenAI's SDKs not to retry. */
+/**
+ * Sends an error in the OpenAI shape. Every 5xx says `x-should-retry` (the header OpenAI's SDKs
+ * obey before their own retry rules): `true` only for an {@link ApiError.retryable} error (the
+ * caller sets any `Retry-After`), else `false`, so a client never re-runs a failed team. A 5xx
+ * message loses its network addresses ({@link withoutAddresses}); log the full one first.
+ */
 export function sendError(c: Context, error: ApiError): Response {
-  if (error.status === 501) c.header("x-should-retry", "false");
+  if (error.status >= 500) c.header("x-should-retry", error.retryable ? "true" : "false");
   if (error.status === 401) c.header("www-authenticate", 'Bearer realm="coord"');
-  return c.json(error.toBody(), error.status as ContentfulStatusCode);
+  const body = error.toBody();
+  if (error.status >= 500) body.error.message = withoutAddresses(body.error.message);
+  return c.json(body, error.status as ContentfulStatusCode);
 }
 
 /** Middleware: `Authorization: Bearer <key>`, compared in constant time (401 otherwise). */
