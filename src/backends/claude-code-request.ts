@@ -5,13 +5,19 @@
  * composed with the agent's `system_prompt` / `append_system_prompt`, and the request's tools
  * (the workflow tools `new_answer`, `vote`, …) as an in-process MCP server.
  */
-import {
+import type {
   createSdkMcpServer,
+  McpSdkServerConfigWithInstance,
   tool,
-  type McpSdkServerConfigWithInstance,
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import type { ChatMessage, ToolSpec } from "./backend.js";
+
+/** The parts of the Claude Agent SDK that build the MCP server (the package is loaded lazily). */
+export interface McpServerSdk {
+  createSdkMcpServer: typeof createSdkMcpServer;
+  tool: typeof tool;
+}
 
 /** Name of the in-process MCP server holding the request's tools. */
 export const WORKFLOW_MCP_SERVER = "coord";
@@ -90,9 +96,11 @@ export interface RecordedToolCall {
  * model sees the same schema (enums included) as with any other backend; input that does not
  * match is refused by the MCP layer and the model may correct it within the query.
  *
+ * `sdk` is the loaded `@anthropic-ai/claude-agent-sdk`.
  * @throws Error when a tool's input schema is not a JSON Schema object.
  */
 export function workflowMcpServer(
+  { createSdkMcpServer, tool }: McpServerSdk,
   tools: readonly ToolSpec[],
   onCall: (call: RecordedToolCall) => void,
 ): McpSdkServerConfigWithInstance {

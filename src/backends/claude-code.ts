@@ -57,6 +57,7 @@ import {
   type QueryFunction,
 } from "./claude-code-settings.js";
 import { contextOverflowOf } from "./context-length.js";
+import { importOptionalPackage, requireOptionalPackage } from "./optional-package.js";
 
 export {
   CLAUDE_CODE_PERMISSION_MODES,
@@ -72,12 +73,14 @@ export const CLAUDE_CODE_DEFAULT_MODEL = "claude-code-default";
 
 /**
  * Creates the `claude_code` backend (see the module comment for keys and credentials).
- * @throws ConfigError as {@link claudeCodeSettings}.
+ * @throws ConfigError as {@link claudeCodeSettings}, or naming `@anthropic-ai/claude-agent-sdk`
+ *   when it is not installed (`./optional-package.ts`).
  */
 export function createClaudeCodeBackend(
   config: BackendConfig,
   context: ClaudeCodeContext,
 ): Backend {
+  requireOptionalPackage("claude_code");
   const settings = claudeCodeSettings(config, { uid: process.getuid?.(), ...context });
   return {
     type: "claude_code",
@@ -93,8 +96,11 @@ async function* streamQuery(
   injectedQuery: QueryFunction | undefined,
 ): AsyncGenerator<BackendChunk> {
   signal.throwIfAborted();
-  const query: QueryFunction =
-    injectedQuery ?? (await import("@anthropic-ai/claude-agent-sdk")).query;
+  const sdk = await importOptionalPackage(
+    "claude_code",
+    () => import("@anthropic-ai/claude-agent-sdk"),
+  );
+  const query: QueryFunction = injectedQuery ?? sdk.query;
   const calls: RecordedToolCall[] = [];
   let interrupted = false;
   let running: Query | undefined;
@@ -113,7 +119,7 @@ async function* streamQuery(
   }
   const mcp =
     request.tools.length > 0 && request.toolChoice !== "none"
-      ? workflowMcpServer(request.tools, (call) => {
+      ? workflowMcpServer(sdk, request.tools, (call) => {
           calls.push(call);
           if (interrupted) return;
           interrupted = true;

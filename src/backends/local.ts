@@ -37,6 +37,7 @@ import type { BackendConfig } from "../config/index.js";
 import { localSampling } from "./generation-settings.js";
 import { ConfigError } from "../errors.js";
 import { BackendError } from "./backend.js";
+import { importOptionalPackage, requireOptionalPackage } from "./optional-package.js";
 import type { Backend, BackendChunk, ModelRequest, StreamOptions } from "./backend.js";
 import {
   describeTools,
@@ -87,7 +88,7 @@ const models = new Map<string, ModelEntry>();
 
 function loadRuntime(): Promise<{ lib: LlamaModule; llama: Llama }> {
   runtime ??= (async () => {
-    const lib = await import("node-llama-cpp");
+    const lib = await importOptionalPackage("local", () => import("node-llama-cpp"));
     const llama = await lib.getLlama({
       gpu: false,
       build: "never",
@@ -188,7 +189,8 @@ function checkModelFile(modelPath: string, configured: string): void {
  * already in this backend's KV cache. An aborted call throws `signal.reason` (an `AbortError`
  * DOMException by default).
  *
- * @throws ConfigError when `model` is missing, or the file does not exist or is not a GGUF file.
+ * @throws ConfigError when `model` is missing, or the file does not exist or is not a GGUF file, or
+ *   naming `node-llama-cpp` when it is not installed (`./optional-package.ts`).
  * Calls throw {@link BackendError} (not retryable) when the runtime or model fails to load or
  * inference fails.
  */
@@ -204,6 +206,7 @@ export function createLocalBackend(
   }
   const modelPath = resolve(options.cwd ?? process.cwd(), configured);
   checkModelFile(modelPath, configured);
+  requireOptionalPackage("local");
   const threads = config.threads ?? DEFAULT_LOCAL_THREADS;
   const contextSize = config.context_size ?? DEFAULT_LOCAL_CONTEXT_SIZE;
   const newToolCallId = options.newToolCallId ?? (() => `call_${randomUUID()}`);
