@@ -66,6 +66,21 @@ const RESPONSES_PARAMETERS: readonly GenerationParameter[] = [
 ];
 
 /**
+ * True when the backend speaks Chat Completions: the Chat Completions types, and `azure_openai`
+ * with a dated `api_version` (else `AZURE_OPENAI_API_VERSION` from `env`; `v1`, the default, is
+ * the Responses API).
+ */
+export function speaksChatCompletions(
+  backend: Pick<BackendConfig, "type" | "api_version">,
+  env: Readonly<Record<string, string | undefined>> = {},
+): boolean {
+  if (CHAT.includes(backend.type)) return true;
+  if (backend.type !== "azure_openai") return false;
+  const version = (backend.api_version ?? env.AZURE_OPENAI_API_VERSION ?? "v1").trim();
+  return version !== "" && version.toLowerCase() !== "v1";
+}
+
+/**
  * The generation parameters a backend sends to its provider.
  * @param backend the agent's backend block (`azure_openai` with a dated `api_version` speaks
  *   Chat Completions; `AZURE_OPENAI_API_VERSION` is read from `env`).
@@ -92,12 +107,13 @@ export function generationParametersOf(
   switch (type) {
     case "openai":
       return new Set(RESPONSES_PARAMETERS);
-    case "azure_openai": {
-      const version = (backend.api_version ?? env.AZURE_OPENAI_API_VERSION ?? "v1").trim();
+    case "azure_openai":
+      // A deployment's Chat Completions is sent no reasoning effort (generation-settings.ts).
       return new Set(
-        version === "" || version.toLowerCase() === "v1" ? RESPONSES_PARAMETERS : CHAT_PARAMETERS,
+        speaksChatCompletions(backend, env)
+          ? CHAT_PARAMETERS.filter((key) => key !== "reasoning_effort")
+          : RESPONSES_PARAMETERS,
       );
-    }
     case "claude":
       return new Set(["temperature", "top_p", "top_k", "max_tokens", "stop", "extra_body"]);
     case "gemini":
@@ -170,7 +186,8 @@ const READERS: Readonly<Record<string, (type: BackendType) => boolean>> = {
 
 /** A backend key its type does not read. */
 export interface UnreadBackendKey {
-  key: string;
+  /** The key inside the backend block: `["top_k"]`, `["reasoning", "summary"]`. */
+  path: readonly string[];
   /** Completes "agent X's backend `type` …": `does not take top_k`. */
   text: string;
 }
@@ -189,17 +206,46 @@ export function unreadBackendKeys(
     if (value === undefined || value === false) continue;
     if ((GENERATION_PARAMETERS as readonly string[]).includes(key)) {
       if (!parameters.has(key as GenerationParameter)) {
-        unread.push({ key, text: parameterHint(backend.type, key as GenerationParameter) });
+        unread.push({
+          path: [key],
+          text: parameterHint(backend.type, key as GenerationParameter),
+        });
       }
       continue;
     }
     // Own keys only: `toString`, `valueOf`, … are plain (unknown) keys, not Object.prototype's.
     const reads = Object.hasOwn(READERS, key) ? READERS[key] : undefined;
     if (reads !== undefined && !reads(backend.type)) {
-      unread.push({ key, text: `does not read ${key}` });
+      unread.push({ path: [key], text: `does not read ${key}` });
+    } else if (key === "reasoning" && backend.type === "azure_openai") {
+      if (speaksChatCompletions(backend, env)) {
+        unread.push({ path: [key], text: `does not send reasoning: ${AZURE_CHAT}` });
+      }
+    } else if (key === "reasoning") {
+      const summary = reasoningSummaryHint(backend.type, backend.reasoning?.summary);
+      if (summary !== undefined) unread.push({ path: ["reasoning", "summary"], text: summary });
     }
   }
   return unread;
+}
+
+const AZURE_CHAT =
+  "a dated api_version speaks the deployment's Chat Completions (api_version: v1 sends reasoning)";
+
+/**
+ * Why `reasoning.summary` is not sent, when the backend reads `reasoning:` but only its effort:
+ * only OpenAI's Responses API (`openai`, `azure_openai` with the v1 API) takes a summary.
+ */
+function reasoningSummaryHint(type: BackendType, summary: string | undefined): string | undefined {
+  if (summary === undefined) return undefined;
+  if (CHAT.includes(type)) {
+    return "cannot send reasoning.summary: Chat Completions has no reasoning summary (reasoning.effort is sent, as reasoning_effort)";
+  }
+  if (type === "grok") return "cannot send reasoning.summary: xAI takes reasoning.effort only";
+  if (type === "claude") {
+    return "cannot send reasoning.summary: Anthropic takes the effort only (thinking streams as reasoning: set thinking_budget_tokens)";
+  }
+  return undefined;
 }
 
 /** "cannot take top_k" with what to do where there is something. */
@@ -207,6 +253,8 @@ function parameterHint(type: BackendType, key: GenerationParameter): string {
   if (type === "claude_code") return `cannot take ${key}: Claude Code chooses its own sampling`;
   if (type === "scripted") return `cannot take ${key}: it plays its steps`;
   if (key === "reasoning_effort" && type === "claude") return `cannot take ${key}: use effort`;
+  if (key === "reasoning_effort" && type === "azure_openai")
+    return `cannot take ${key}: ${AZURE_CHAT}`;
   if (key === "reasoning_effort" && type === "gemini")
     return `cannot take ${key}: use thinking_budget or thinking_level`;
   return `cannot take ${key}`;

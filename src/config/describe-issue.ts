@@ -3,11 +3,14 @@
  */
 import type { z } from "zod";
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "../clock.js";
+import { editDistance } from "../edit-distance.js";
 import type { KeyPath } from "./key-path.js";
 
 /**
  * Describes one validation issue, e.g. `expected string, received number`,
  * `expected one of "lenient" | "balanced" | "strict", received "loose"`,
+ * `received "balanced ": did you mean "balanced"? (expected one of …)` (a near miss first; with
+ * more than six values, `(one of 23 values, listed in docs/config.md)` instead of the list),
  * `expected a number <= 2, received 3`, `expected object, but the key is missing`.
  *
  * @param root The value that was validated; the received value is looked up at `issue.path`.
@@ -24,10 +27,19 @@ export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
       return received === undefined
         ? `expected ${typeName(issue.expected)}, but the key is missing`
         : `expected ${typeName(issue.expected)}, received ${describeType(received)}`;
-    case "invalid_value":
-      return `expected ${issue.values.length === 1 ? "" : "one of "}${issue.values
-        .map((item) => JSON.stringify(item))
-        .join(" | ")}, ${receivedText}`;
+    case "invalid_value": {
+      const listed = issue.values.map((item) => JSON.stringify(item)).join(" | ");
+      const near = typeof received === "string" ? nearMiss(received, issue.values) : undefined;
+      if (near === undefined) {
+        return `expected ${issue.values.length === 1 ? "" : "one of "}${listed}, ${receivedText}`;
+      }
+      // The near miss first; a long list (the 23 backend types) is left to the docs.
+      const rest =
+        issue.values.length <= MAX_LISTED_VALUES
+          ? `expected one of ${listed}`
+          : `one of ${issue.values.length} values, listed in docs/config.md`;
+      return `${receivedText}: did you mean ${JSON.stringify(near)}? (${rest})`;
+    }
     case "too_small":
       return `expected ${bound(issue.origin, issue.inclusive ? ">=" : ">", issue.minimum)}, ${receivedText}`;
     case "too_big": {
@@ -62,6 +74,26 @@ export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
     default:
       return issue.message;
   }
+}
+
+/** Enum values listed in full beside a near miss; longer lists are left to docs/config.md. */
+const MAX_LISTED_VALUES = 6;
+
+/**
+ * The accepted string value closest to `received`: a different case, or a typo (at most a third
+ * of its letters off, swaps of neighbours counting once), if any.
+ */
+export function nearMiss(received: string, values: readonly unknown[]): string | undefined {
+  let best: { value: string; distance: number } | undefined;
+  for (const value of values) {
+    if (typeof value !== "string") continue;
+    const distance = editDistance(received.toLowerCase(), value.toLowerCase());
+    const allowed = Math.max(1, Math.floor(value.length / 3));
+    if (distance <= allowed && (best === undefined || distance < best.distance)) {
+      best = { value, distance };
+    }
+  }
+  return best?.value;
 }
 
 function bound(origin: string, operator: string, limit: number | bigint): string {

@@ -214,7 +214,7 @@ describe("positioned errors", () => {
       ]),
     );
     expect(error.message.split("\n")).toEqual([
-      'c.yaml:4:13: agents[0].backend.type: expected one of "openai" | "claude" | "gemini" | "grok" | "azure_openai" | "claude_code" | "zai" | "chatcompletion" | "lmstudio" | "vllm" | "sglang" | "ollama" | "openrouter" | "groq" | "cerebras" | "together" | "fireworks" | "moonshot" | "nebius" | "poe" | "qwen" | "local" | "scripted", received "openia"',
+      'c.yaml:4:13: agents[0].backend.type: received "openia": did you mean "openai"? (one of 23 values, listed in docs/config.md)',
       "c.yaml:5:20: agents[0].backend.temperature: expected a number <= 2, received 3",
       "c.yaml:6:5: agents[1].backend: expected object, but the key is missing",
       'c.yaml:8:23: orchestrator.voting_sensitivity: expected one of "lenient" | "balanced" | "strict", received "loose"',

@@ -31,12 +31,69 @@ const SET_BY_MASSGEN = notNeeded("MassGen sets it for itself at run time");
 const PLANNING = unsupported("MassGen's planning mode and task planning");
 const SUBAGENTS = unsupported("MassGen's subagents");
 const CHECKLIST = unsupported("MassGen's checklist and round-evaluator coordination");
+const CHECKPOINTS = unsupported("MassGen's checkpoints");
+const LEARNING = unsupported("MassGen's learning capture");
+const MIDSTREAM = unsupported(
+  "MassGen's mid-stream peer updates (coord shows each agent the others' answers between its turns)",
+);
+const WRITE_MODES = unsupported("MassGen's isolated write modes");
+const FAIRNESS = unsupported("MassGen's fairness controls");
+
+/**
+ * MassGen's coordination settings, which its configs write under `orchestrator`,
+ * `orchestrator.coordination` or (copied there by MassGen) an agent's backend.
+ */
+const COORDINATION_FEATURE_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
+  round_evaluator_before_checklist: CHECKLIST,
+  orchestrator_managed_round_evaluator: CHECKLIST,
+  round_evaluator_skip_synthesis: CHECKLIST,
+  round_evaluator_refine: CHECKLIST,
+  round_evaluator_transformation_pressure: CHECKLIST,
+  enable_quality_rethink_on_iteration: CHECKLIST,
+  enable_novelty_on_iteration: CHECKLIST,
+  checklist_require_gap_report: CHECKLIST,
+  gap_report_mode: CHECKLIST,
+  max_checklist_calls_per_round: CHECKLIST,
+  checklist_first_answer: CHECKLIST,
+  improvements: CHECKLIST,
+  criteria_mode: CHECKLIST,
+  bootstrap_max_per_agent_per_round: CHECKLIST,
+  bootstrap_max_total: CHECKLIST,
+  enable_execution_trace_analyzer: unsupported("MassGen's execution trace analyzer"),
+  learning_capture_mode: LEARNING,
+  disable_final_only_round_capture_fallback: LEARNING,
+  max_midstream_injections_per_round: MIDSTREAM,
+  defer_peer_updates_until_restart: MIDSTREAM,
+  allow_midstream_peer_updates_before_checklist_submit: MIDSTREAM,
+  drift_conflict_policy: WRITE_MODES,
+  novelty_injection: useInstead("orchestrator.answer_novelty_requirement"),
+  final_answer_strategy: unsupported("MassGen's final-answer strategies"),
+  voting_threshold: unsupported("MassGen's voting threshold (the most-voted answer wins)"),
+  fairness_enabled: FAIRNESS,
+  fairness_lead_cap_answers: FAIRNESS,
+  main_agent: CHECKPOINTS,
+  checkpoint_enabled: CHECKPOINTS,
+  checkpoint_mode: CHECKPOINTS,
+  checkpoint_guidance: CHECKPOINTS,
+  checkpoint_gated_patterns: CHECKPOINTS,
+  standalone_checkpoint_enabled: CHECKPOINTS,
+  standalone_checkpoint_team_config: CHECKPOINTS,
+  standalone_checkpoint_mode: CHECKPOINTS,
+  standalone_checkpoint_single: CHECKPOINTS,
+  standalone_checkpoint_include_workspace_context: CHECKPOINTS,
+};
 const ROUND_TIMEOUTS = unsupported(
   "MassGen's per-round timeouts (coord bounds each request: request_timeout_seconds, and the run: orchestrator_timeout_seconds)",
 );
 
 /** Backend keys (`agents[].backend.KEY`) from MassGen that coord does not read. */
 const BACKEND_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
+  ...COORDINATION_FEATURE_KEYS,
+  upload_files: unsupported(
+    "MassGen's upload of files to the provider (give agents files through orchestrator.context_paths)",
+  ),
+  betas: notNeeded("its `claude` backend sends the Anthropic beta headers its features need"),
+  websocket_mode: notNeeded("it streams each response over HTTP"),
   custom_tools: PYTHON_TOOLS,
   custom_tools_path: PYTHON_TOOLS,
   auto_discover_custom_tools: PYTHON_TOOLS,
@@ -73,7 +130,7 @@ const BACKEND_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
     "MassGen's read-before-delete rule (coord's file tools write only in the workspace and write context paths)",
   ),
   use_two_tier_workspace: unsupported("MassGen's two-tier (scratch/deliverable) workspace"),
-  write_mode: unsupported("MassGen's isolated write modes"),
+  write_mode: WRITE_MODES,
   enable_rate_limit: notNeeded("it retries rate limits (429) itself, with backoff"),
   concurrent_tool_execution: notNeeded("an agent's tool calls run one after another"),
   max_concurrent_tools: notNeeded("an agent's tool calls run one after another"),
@@ -111,15 +168,15 @@ const BACKEND_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
 
 /** Orchestrator keys (`orchestrator.KEY`). */
 const ORCHESTRATOR_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
+  ...COORDINATION_FEATURE_KEYS,
+  dspy: unsupported(
+    "MassGen's DSPy question paraphrasing (to vary the agents, use orchestrator.coordination.persona_generator)",
+  ),
   timeout: useInstead("timeout_settings.orchestrator_timeout_seconds"),
   orchestrator_timeout_seconds: useInstead("timeout_settings.orchestrator_timeout_seconds"),
   session_storage: notNeeded("sessions are kept under ~/.coord/sessions/"),
   skip_coordination_rounds: useInstead("--quick (one answer per agent, no voting loop)"),
   debug_final_answer: notNeeded("a MassGen debugging aid"),
-  final_answer_strategy: unsupported("MassGen's final-answer strategies"),
-  voting_threshold: unsupported("MassGen's voting threshold (the most-voted answer wins)"),
-  fairness_enabled: unsupported("MassGen's fairness controls"),
-  fairness_lead_cap_answers: unsupported("MassGen's fairness controls"),
   use_skills: unsupported("MassGen's skills"),
   skills_directory: unsupported("MassGen's skills"),
   enable_agent_task_planning: PLANNING,
@@ -128,20 +185,15 @@ const ORCHESTRATOR_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
   subagent_default_timeout: SUBAGENTS,
   subagent_max_concurrent: SUBAGENTS,
   subagent_orchestrator: SUBAGENTS,
-  checklist_require_gap_report: CHECKLIST,
-  max_checklist_calls_per_round: CHECKLIST,
-  checkpoint_enabled: unsupported("MassGen's checkpoints"),
-  main_agent: unsupported("MassGen's checkpoints"),
 };
 
 /** Coordination keys (`orchestrator.coordination.KEY`). */
 const COORDINATION_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
+  ...COORDINATION_FEATURE_KEYS,
   // MassGen reads these under `orchestrator.coordination` too.
   use_skills: unsupported("MassGen's skills"),
   skills_directory: unsupported("MassGen's skills"),
   subagent_orchestrator: SUBAGENTS,
-  checklist_require_gap_report: CHECKLIST,
-  max_checklist_calls_per_round: CHECKLIST,
   enable_planning_mode: PLANNING,
   planning_mode_instruction: PLANNING,
   enable_agent_task_planning: PLANNING,
@@ -152,19 +204,13 @@ const COORDINATION_KEYS: Readonly<Record<string, UnusedKeyReason>> = {
     "MassGen's orchestration restarts (the winner reviewing and restarting the run)",
   ),
   use_two_tier_workspace: unsupported("MassGen's two-tier (scratch/deliverable) workspace"),
-  write_mode: unsupported("MassGen's isolated write modes"),
-  drift_conflict_policy: unsupported("MassGen's isolated write modes"),
+  write_mode: WRITE_MODES,
   enable_memory_filesystem_mode: unsupported("MassGen's filesystem memory"),
   compression_target_ratio: unsupported("MassGen's context compression"),
   enable_subagents: SUBAGENTS,
   subagent_types: SUBAGENTS,
   subagent_default_timeout: SUBAGENTS,
   subagent_max_concurrent: SUBAGENTS,
-  round_evaluator_before_checklist: CHECKLIST,
-  orchestrator_managed_round_evaluator: CHECKLIST,
-  enable_quality_rethink_on_iteration: CHECKLIST,
-  enable_novelty_on_iteration: CHECKLIST,
-  novelty_injection: useInstead("orchestrator.answer_novelty_requirement"),
   voting_sensitivity: useInstead("orchestrator.voting_sensitivity"),
   max_new_answers_per_agent: useInstead("orchestrator.max_new_answers_per_agent"),
 };
