@@ -14,6 +14,7 @@ import { BACKEND_TYPES } from "./config/backend-types.js";
 import { ConfigError, CoordError, ExitCode, InternalError } from "./errors.js";
 import { redactWrites, registerEnvSecrets } from "./redact.js";
 import { refuseCommandLikeQuestion } from "./commands/command-guess.js";
+import { checkJsonEvents, errorDetails, errorJson, wantsJson } from "./commands/cli-habits.js";
 import { integerAtLeast, positiveInteger, positiveNumber } from "./commands/integer-options.js";
 import { stoppingMessage, watchRunInterrupts } from "./commands/run-interrupts.js";
 import {
@@ -56,23 +57,23 @@ function buildProgram(version: string): Command {
     )
     .option("--config <path>", "YAML config, or @examples/NAME for a built-in example")
     .addOption(
-      new Option("--backend <type>", "quick setup without a config: the provider").choices(
+      new Option("-b, --backend <type>", "quick setup without a config: the provider").choices(
         BACKEND_TYPES,
       ),
     )
     .option(
-      "--model <name>",
+      "-m, --model <name>",
       "quick setup: model name (for --backend local, a .gguf file; default: the shipped tiny story model)",
     )
     .option(
-      "--system-message <text>",
+      "-s, --system-message <text>",
       "quick setup: the agent's system prompt (ignored with --config)",
     )
     .option(
       "--single-agent [agent_id]",
       "use one agent of the config (the first when no id is given; a value that names no agent and has spaces is the question)",
     )
-    .option("--quick", "no refinement: each agent answers once, no voting loop")
+    .option("-q, --quick", "no refinement: each agent answers once, no voting loop")
     .addOption(
       new Option(
         "--coordination-mode <mode>",
@@ -101,7 +102,7 @@ function buildProgram(version: string): Command {
       "no colour in any display, for every sub-command (also NO_COLOR=1; FORCE_COLOR=1 forces colour)",
     )
     .option("--debug", "verbose log in agent_outputs/log_<time>/coord_debug.log")
-    .option("--output-file <path>", "also write the final answer to this file")
+    .option("-o, --output-file <path>", "also write the final answer to this file")
     .option(
       "--select",
       "choose the config from a menu: ~/.config/coord/agents/, .coord/*.yaml, ./*.yaml, built-in examples",
@@ -163,6 +164,10 @@ function buildProgram(version: string): Command {
       "--session-id <id>",
       "continue a memory session: its earlier turns are the history (also session_id: in the config)",
     )
+    .option(
+      "-c, --continue",
+      "continue the session of this directory used last (in chat or with a question), without its id",
+    )
     .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
     .option(
       "--validate",
@@ -172,6 +177,10 @@ function buildProgram(version: string): Command {
     .option(
       "--json",
       "with a question: the run's result as one JSON object on stdout (answer, why it was degraded, winner, votes, agents, usage, cost, duration, log dir, session id), no progress; with --list-sessions: the sessions as JSON",
+    )
+    .option(
+      "--json-events",
+      "with a question: the run's events as NDJSON on stdout while it runs (one event per line, as in events.jsonl; redacted), nothing else there",
     )
     .option(
       "--tracing",
@@ -199,7 +208,8 @@ Examples:
   coord --config @examples/scripted_team --no-display "Any question"
   coord --config @examples/three_agents           (interactive chat; /help inside)
   coord --list-sessions
-  coord --session-id session_20250101_120000 "And in French?"
+  coord -c "And in French?"                        (continue this directory's last session)
+  coord --json-events "Why?" | jq -c .type         (the events as NDJSON, while the run goes on)
   coord eval data.jsonl --config team.yaml --limit 50   (team vs baselines; docs/eval.md)
 
 A one-word question that looks like a command (coord exprt) is refused, never sent to the team:
@@ -255,6 +265,14 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           });
           return;
         }
+        if (options.continue) {
+          if (options.sessionId !== undefined)
+            throw new ConfigError(
+              "--continue and --session-id cannot be combined: --continue picks the session itself",
+            );
+          const { latestSessionId } = await import("./commands/session-turns.js");
+          options.sessionId = await latestSessionId(home, io.cwd);
+        }
         // The flags a single question and a chat share.
         const flags = {
           config: options.config as string | undefined,
@@ -291,6 +309,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           );
         const { resolveQuestion } = await import("./commands/question-input.js");
         const text = await resolveQuestion(question, process.stdin);
+        checkJsonEvents(options, text !== undefined && text.trim() !== "");
         const { planRequest } = await import("./commands/plan-flags.js");
         const plan = planRequest(options, {
           question: text !== undefined && text.trim() !== "",
@@ -298,6 +317,10 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           quick: options.quick === true,
           coordinationMode: options.coordinationMode as string | undefined,
         });
+        if (options.jsonEvents && plan.kind !== "none")
+          throw new ConfigError(
+            "--json-events streams the events of one run; a plan runs several: use --automation",
+          );
         if (options.json && plan.kind !== "none")
           throw new ConfigError(
             "--json gives the result of one run; a plan runs several (planning, then each chunk): drop --json and use --automation for lines a script can read",
@@ -360,6 +383,7 @@ API keys come from the environment or ~/.config/coord/.env. Run logs go to agent
           ...flags,
           outputFile: options.outputFile as string | undefined,
           automation: options.automation === true,
+          jsonEvents: options.jsonEvents === true,
         };
         try {
           if (plan.kind !== "none") {
@@ -466,15 +490,29 @@ function looksLikeQuestion(value: unknown): value is string {
   return typeof value === "string" && /\s/.test(value.trim());
 }
 
-/** Prints one line for coord's own errors and returns their exit code; others are internal. */
-function reportError(error: unknown): number {
+/**
+ * Prints one line for coord's own errors on stderr and returns their exit code; others are
+ * internal. Under `--json` the error is also one JSON object on stdout (src/commands/cli-habits.ts).
+ */
+function reportError(error: unknown, json: boolean): number {
   if (error instanceof CoordError && !(error instanceof InternalError)) {
+    if (json) writeJsonError(error.message, "config", error.exitCode, errorDetails(error));
     process.stderr.write(`coord: ${error.message}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  if (json) writeJsonError(`internal error (please report it): ${message}`, "internal", 2);
   process.stderr.write(`coord: internal error (please report it): ${message}\n`);
   return ExitCode.execution;
+}
+
+function writeJsonError(
+  message: string,
+  code: string,
+  exitCode: number,
+  details?: ReturnType<typeof errorDetails>,
+): void {
+  process.stdout.write(`${JSON.stringify(errorJson(message, code, exitCode, details), null, 2)}\n`);
 }
 
 /** Set while a single question or an eval runs: then a closed output stops it instead of exiting. */
@@ -500,9 +538,14 @@ redactWrites(process.stderr);
 
 const program = buildProgram(readVersion());
 program.exitOverride();
+const jsonErrors = wantsJson(startupArgv);
+/** Under --json, commander's parse error, printed as JSON on stdout too. */
+let usageError: string | undefined;
 const output = {
-  writeErr: (text: string) =>
-    process.stderr.write(text.startsWith("error:") ? `coord: ${text}` : text),
+  writeErr: (text: string) => {
+    if (jsonErrors && text.startsWith("error:")) usageError = text.slice(6).trim();
+    process.stderr.write(text.startsWith("error:") ? `coord: ${text}` : text);
+  },
 };
 program.configureOutput(output);
 for (const command of program.commands) command.configureOutput(output);
@@ -518,7 +561,8 @@ try {
       code === "commander.help"
         ? 0
         : ExitCode.usage;
+    if (usageError !== undefined) writeJsonError(usageError, "usage", ExitCode.usage);
   } else {
-    process.exitCode = reportError(error);
+    process.exitCode = reportError(error, jsonErrors);
   }
 }

@@ -137,7 +137,9 @@ describe("--json", () => {
       sandbox,
     );
     expect(web.code).toBe(1);
-    expect(web.stderr).toMatch(/--json and --automation cannot be combined/);
+    // Under --json the error is JSON on stdout too (docs/scripting.md "Errors as JSON").
+    const { error } = JSON.parse(web.stdout) as { error: { message: string } };
+    expect(error.message).toMatch(/--json and --automation cannot be combined/);
   });
 });
 

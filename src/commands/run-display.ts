@@ -3,6 +3,9 @@
  *
  * - `--automation`: the fixed `KEY: value` lines of src/ui/plain/automation.ts, nothing else;
  * - `--json`: nothing while it runs (the result is one JSON object at the end, `run-json.ts`);
+ * - `--json-events`: each event as one NDJSON line on stdout as it comes (./json-events-sink.ts),
+ *   nothing else there; it has the `automation` kind, whose contract is that stdout is the
+ *   display's alone (run.ts prints neither the answer nor the closing lines there);
  * - stdout is a TTY Ink can redraw (no `CI` variable; src/commands/ink-can-draw.ts) (and
  *   `--no-display` is not given, `ui.display_type: rich_terminal`): the Ink
  *   live view (src/ui/terminal/live-run.tsx), lazy-imported;
@@ -55,6 +58,8 @@ export interface DisplayFlags {
   display: boolean;
   automation?: boolean | undefined;
   json?: boolean | undefined;
+  /** `--json-events`: the events as NDJSON on stdout. */
+  jsonEvents?: boolean | undefined;
 }
 
 /**
@@ -67,6 +72,7 @@ export async function createRunDisplay(
   rich: boolean,
 ): Promise<RunDisplay> {
   if (flags.automation) return automationDisplay(io);
+  if (flags.jsonEvents) return jsonEventsDisplay(io);
   if (flags.json) {
     return {
       kind: "json",
@@ -127,6 +133,20 @@ function automationDisplay(io: CommandIO): RunDisplay {
     close: async () => undefined,
     streamedFinal: () => true,
     automationEnd: (state, answerFile) => output.end(state, { answerFile }),
+  };
+}
+
+/** `--json-events`: every event on stdout as it comes; the answer is in its `final-*` events. */
+async function jsonEventsDisplay(io: CommandIO): Promise<RunDisplay> {
+  const { createJsonEventsSink } = await import("./json-events-sink.js");
+  const sink = await createJsonEventsSink((line) => io.stdout.write(line));
+  return {
+    kind: "automation",
+    started: () => undefined,
+    event: (event) => sink.event(event),
+    close: async () => sink.flush(),
+    streamedFinal: () => true,
+    automationEnd: () => undefined,
   };
 }
 

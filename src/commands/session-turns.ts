@@ -94,6 +94,35 @@ export async function openSession(options: {
   }
 }
 
+/**
+ * `--continue` / `-c`: the id of the session to continue, the one of this working directory
+ * used last (the latest end time, else start time, of the sessions whose `cwd` is `cwd`). A
+ * session another coord process is still running (`active`) is skipped: two processes must not
+ * write the same session.
+ * @throws ConfigError (exit 1) when no session was started in `cwd`, or sessions.json cannot be
+ *   read.
+ */
+export async function latestSessionId(home: string, cwd: string): Promise<string> {
+  const store = createSessionStore({ home });
+  let sessions: SessionRecord[];
+  try {
+    sessions = await store.list();
+  } catch (error) {
+    if (error instanceof SessionsFileError) throw new ConfigError(error.message);
+    throw error;
+  }
+  const lastUsed = (record: SessionRecord) => Date.parse(record.ended_at ?? record.started_at);
+  const here = sessions
+    .filter((record) => record.cwd === cwd && record.status !== "active")
+    .sort((a, b) => lastUsed(b) - lastUsed(a));
+  const latest = here[0];
+  if (latest === undefined)
+    throw new ConfigError(
+      `--continue: no finished session was started in ${cwd} (${sessions.length} elsewhere: coord --list-sessions, then --session-id ID); ask without --continue to start one`,
+    );
+  return latest.id;
+}
+
 async function unknownSession(store: SessionStore, id: string): Promise<ConfigError> {
   const recent = (await store.list()).slice(0, RECENT_IDS).map((session) => session.id);
   return new ConfigError(
