@@ -5,7 +5,7 @@
  * - `GET /health` → `{status: "ok", version, default_config: boolean, config, model}`;
  * - `GET /v1/models` → the served team as one model (without a server config: the built-in
  *   examples that do not act, as `@examples/NAME`, and the `--teams` folder's files, as
- *   `path:FILE`);
+ *   `path:FILE`); `GET /v1/models/{id}` → one of them (404 `model_not_found` otherwise);
  * - `POST /v1/chat/completions` → one team run per request (non-streaming), at most
  *   `maxInFlight` at once (one more: 503 `server_busy` with `Retry-After`);
  * - everything else → 404 (405 for a known path with the wrong method), always in the
@@ -196,7 +196,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       c,
       new ApiError(
         404,
-        `unknown path: ${c.req.method} ${c.req.path}; this server serves GET /health, GET /v1/models and POST /v1/chat/completions`,
+        `unknown path: ${c.req.method} ${c.req.path}; this server serves GET /health, GET /v1/models, GET /v1/models/{id} and POST /v1/chat/completions (not /v1/responses)`,
         { code: "unknown_url" },
       ),
     ),
@@ -219,14 +219,33 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     }),
   );
 
-  app.get("/v1/models", async (c) => {
-    const created = Math.floor(now() / 1000);
-    const model = (id: string) => ({ id, object: "model", created, owned_by: "coord" });
-    if (options.team) return c.json({ object: "list", data: [model(options.team.id)] });
-    if (options.modelRouting === false) return c.json({ object: "list", data: [] });
+  /** The model ids `GET /v1/models` lists. */
+  async function modelIds(): Promise<string[]> {
+    if (options.team) return [options.team.id];
+    if (options.modelRouting === false) return [];
     quiet ??= quietExamples({ cwd: options.cwd, env: options.env });
-    const names = [...(await quiet), ...(await teamFiles(options.teamsDir))];
-    return c.json({ object: "list", data: names.map(model) });
+    return [...(await quiet), ...(await teamFiles(options.teamsDir))];
+  }
+  const modelObject = (id: string) => ({
+    id,
+    object: "model",
+    created: Math.floor(now() / 1000),
+    owned_by: "coord",
+  });
+
+  app.get("/v1/models", async (c) =>
+    c.json({ object: "list", data: (await modelIds()).map(modelObject) }),
+  );
+
+  // Ids hold slashes (`coord/team`, `@examples/NAME`): the rest of the path is the id.
+  app.get("/v1/models/:id{.+}", async (c) => {
+    const id = decodeURIComponent(c.req.param("id"));
+    if ((await modelIds()).includes(id)) return c.json(modelObject(id));
+    throw new ApiError(
+      404,
+      `the model ${JSON.stringify(id)} does not exist on this server: GET /v1/models lists the ones it serves`,
+      { param: "model", code: "model_not_found" },
+    );
   });
 
   app.post(
@@ -346,13 +365,14 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   for (const [path, allowed] of [
     ["/v1/chat/completions", "POST"],
     ["/v1/models", "GET"],
+    ["/v1/models/:id{.+}", "GET"],
     ["/health", "GET"],
   ] as const) {
     app.all(path, (c) => {
       c.header("allow", allowed);
       return sendError(
         c,
-        new ApiError(405, `${c.req.method} ${path} is not allowed: use ${allowed}`, {
+        new ApiError(405, `${c.req.method} ${c.req.path} is not allowed: use ${allowed}`, {
           code: "method_not_allowed",
         }),
       );

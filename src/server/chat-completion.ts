@@ -16,6 +16,8 @@ import { failureLine, traceSubscriber } from "../ui/plain/index.js";
 import { ApiError } from "./api-error.js";
 import type { ChatRequest } from "./chat-request.js";
 import type { ServedTeam } from "./served-team.js";
+import { withGeneration } from "./generation-override.js";
+import { formatInstruction, structuredAnswer } from "./structured-output.js";
 
 /** `usage` of a response; tokens. */
 export interface CompletionUsage {
@@ -82,7 +84,9 @@ export interface CompletionResult {
 
 /**
  * Runs the team on the request and builds the response.
- * @throws ApiError 500 when the team cannot be set up (a missing key, an unusable backend) or
+ * @throws ApiError 400 when a generation parameter of the request reaches no agent
+ *   (`./generation-override.ts`); 502 when `response_format` asked for JSON and the final answer
+ *   is not (`./structured-output.ts`); 500 when the team cannot be set up (a missing key, an unusable backend) or
  *   every agent failed (the message lists the agents' errors); 504 when the run timed out
  *   without an answer (the config's orchestrator timeout or the server's request timeout); 503
  *   when it was stopped (the server shutting down past its grace period, or the client gone).
@@ -93,15 +97,20 @@ export async function runChatCompletion(
   context: CompletionContext,
 ): Promise<CompletionResult> {
   const lines: string[] = [];
+  const { responseFormat, generation } = request.options;
+  const config = withGeneration(team.config, team.agentIndexes, generation, context.env);
+  const system = [request.systemMessage, responseFormat && formatInstruction(responseFormat)]
+    .filter((part) => part !== undefined)
+    .join("\n\n");
   let handle: RunHandle;
   try {
     handle = await startRun({
-      config: team.config,
+      config,
       mode: team.mode,
       agentIndexes: team.agentIndexes,
       question: request.question,
       history: request.history,
-      ...(request.systemMessage !== undefined ? { extraSystemMessage: request.systemMessage } : {}),
+      ...(system !== "" ? { extraSystemMessage: system } : {}),
       env: context.env,
       cwd: context.cwd,
       log:
@@ -151,6 +160,14 @@ export async function runChatCompletion(
   if (state.endReason !== "completed" || state.finalAnswer === null) {
     throw runFailure(state, context.signal, logDir);
   }
+  const content =
+    responseFormat === undefined
+      ? state.finalAnswer
+      : structuredAnswer(
+          state.finalAnswer,
+          responseFormat,
+          logDir === undefined ? "" : ` (run log: ${logDir})`,
+        );
   return {
     body: {
       id: `chatcmpl-${randomBytes(12).toString("hex")}`,
@@ -162,7 +179,7 @@ export async function runChatCompletion(
           index: 0,
           message: {
             role: "assistant",
-            content: state.finalAnswer,
+            content,
             reasoning_content: lines.join("\n"),
           },
           finish_reason: "stop",

@@ -20,6 +20,7 @@ describe("reserved keys in a chat request body", () => {
       question: "hi",
       history: [],
       systemMessage: undefined,
+      options: { responseFormat: undefined, generation: {} },
     });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
     expect(({} as Record<string, unknown>).stream).toBeUndefined();

@@ -6,6 +6,7 @@
  */
 import type { HistoryTurn } from "../engine/index.js";
 import { ApiError, invalidRequest } from "./api-error.js";
+import { readRequestOptions, type RequestOptions } from "./request-options.js";
 
 /** A validated chat-completions request. */
 export interface ChatRequest {
@@ -17,6 +18,8 @@ export interface ChatRequest {
   history: HistoryTurn[];
   /** The system (and `developer`) messages joined by blank lines; undefined when none. */
   systemMessage: string | undefined;
+  /** `response_format` and the generation parameters (`./request-options.ts`). */
+  options: RequestOptions;
 }
 
 /** Roles a message may have; `developer` is OpenAI's newer name for `system`. */
@@ -54,13 +57,13 @@ export function parseJsonBody(text: string): Record<string, unknown> {
 }
 
 /**
- * Checks a parsed body and extracts the question, history and system message. Fields other than
- * `model`, `messages` and `stream` (temperature, max_tokens, …) are accepted and ignored: the
- * team's config decides them.
+ * Checks a parsed body and extracts the question, history, system message and the optional
+ * fields coord serves ({@link readRequestOptions}; the ones it cannot serve are refused there).
  * @throws ApiError 501 `streaming_not_supported` for `stream: true` (spec section 7); 400 for a
  *   `model` or `stream` of the wrong type, missing or empty `messages`, a message without `role`
  *   or `content`, an unknown role, content that is neither a string nor an array of text parts,
- *   no user message, an empty question, or anything but system messages after the question.
+ *   no user message, an empty question, or anything but system messages after the question;
+ *   400 from {@link readRequestOptions} (`tools`, `n > 1`, … refused; a bad `response_format`).
  */
 export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== "boolean") {
@@ -73,6 +76,7 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
       { type: "invalid_request_error", param: "stream", code: "streaming_not_supported" },
     );
   }
+  const options = readRequestOptions(body);
   if (body.model !== undefined && body.model !== null && typeof body.model !== "string") {
     throw invalidRequest("model must be a string", "model", "invalid_type");
   }
@@ -137,6 +141,7 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     question,
     history,
     systemMessage: system === "" ? undefined : system,
+    options,
   };
 }
 
