@@ -5,7 +5,8 @@
  * never asserted.
  *
  * - **production**: the closure of the root package.json's `dependencies` and
- *   `optionalDependencies`, with the packages' peer dependencies (an optional peer counts when it
+ *   `optionalDependencies` (not its optional peers: the Claude Agent SDK and node-llama-cpp, which
+ *   the rows "with …" add one at a time), with the packages' peer dependencies (an optional peer counts when it
  *   is installed: npm then keeps it, e.g. typescript for node-llama-cpp), each name
  *   resolved the way Node resolves it (`node_modules` of the dependent's real directory, then of
  *   each parent up to the root), deduplicated by real path; a package's own size leaves out its
@@ -13,8 +14,20 @@
  *   keeps. Platform packages (those declaring `os` or `cpu`) are listed.
  * - **whole**: every file under `node_modules` (the dev install of `npm ci`).
  * - **largest**: the five largest installed packages by own size.
+ * - **global install** of the packed tarball, with `COORD_BENCH_GLOBAL_INSTALL=1` ({@link globalInstallRow}).
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import type { Row } from "./table.js";
 
@@ -86,8 +99,13 @@ function packageDirs(nodeModules: string): { name: string; path: string }[] {
   return found.filter(({ path }) => statSync(path, { throwIfNoEntry: false })?.isDirectory());
 }
 
-/** Measures the install under `root` (a folder with package.json and node_modules). */
-export function measureInstall(rootDir: string): InstallSize {
+/**
+ * Measures the install under `root` (a folder with package.json and node_modules). The root's
+ * optional peers (the Claude Agent SDK, node-llama-cpp) are left out of the production closure, as
+ * a default install of coord leaves them out; `withPackages` adds installed packages to the
+ * closure's roots (the figures "with each optional part").
+ */
+export function measureInstall(rootDir: string, withPackages: readonly string[] = []): InstallSize {
   const root = realpathSync(rootDir);
   const realNodeModules = realpathSync(join(root, "node_modules"));
   const tops = [root, dirname(realNodeModules)];
@@ -118,10 +136,13 @@ export function measureInstall(rootDir: string): InstallSize {
   ];
   while (queue.length > 0) {
     const { dir, manifest } = queue.shift()!;
-    const optionalPeers = Object.keys(manifest.peerDependencies ?? {}).filter(
-      (name) => manifest.peerDependenciesMeta?.[name]?.optional,
-    );
-    const peers = Object.keys(manifest.peerDependencies ?? {});
+    const isRoot = dir === root;
+    const optionalPeers = isRoot
+      ? [...withPackages]
+      : Object.keys(manifest.peerDependencies ?? {}).filter(
+          (name) => manifest.peerDependenciesMeta?.[name]?.optional,
+        );
+    const peers = isRoot ? [] : Object.keys(manifest.peerDependencies ?? {});
     const required = [...Object.keys(manifest.dependencies ?? {}), ...peers];
     const optional = [...Object.keys(manifest.optionalDependencies ?? {}), ...optionalPeers];
     for (const name of new Set([...required, ...optional])) {
@@ -195,8 +216,58 @@ const size = (bytes: number) =>
   bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
 const ofBefore = (bytes: number) => `${(bytes / BEFORE_BYTES).toFixed(2)}× ${size(BEFORE_BYTES)}`;
 
-/** The bench rows: production closure, whole node_modules, the five largest packages. */
-export function installSizeRows(root: string): Row[] {
+/** The optional peers, each with the backend type that needs it. */
+const OPTIONAL_PARTS = [
+  { name: "@anthropic-ai/claude-agent-sdk", backend: "claude_code" },
+  { name: "node-llama-cpp", backend: "local" },
+] as const;
+
+/**
+ * The global install of the packed tarball (`npm pack`, then `npm install -g --prefix <tmp>`):
+ * bytes of the prefix's `lib/node_modules`. Needs the registry (or npm's cache) and takes about
+ * half a minute, so it runs only with `COORD_BENCH_GLOBAL_INSTALL=1`.
+ * @returns the row, or one saying how to get it.
+ */
+export function globalInstallRow(root: string, env: NodeJS.ProcessEnv = process.env): Row {
+  const figure = "install: global install of the packed tarball (npm install -g coord-*.tgz)";
+  if (env.COORD_BENCH_GLOBAL_INSTALL !== "1") {
+    return {
+      figure,
+      value: "skipped",
+      note: "set COORD_BENCH_GLOBAL_INSTALL=1 (needs the registry)",
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "coord-global-install-"));
+  try {
+    const npm = (args: string[]) =>
+      execFileSync("npm", args, {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+    const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", dir])) as {
+      filename: string;
+      size: number;
+    }[];
+    const tarball = join(dir, packed[0]!.filename);
+    npm(["install", "-g", "--prefix", join(dir, "prefix"), "--no-audit", "--no-fund", tarball]);
+    const bytes = directoryBytes(join(dir, "prefix", "lib", "node_modules"));
+    return {
+      figure,
+      value: size(bytes),
+      ratio: ofBefore(bytes),
+      note: `tarball ${size(packed[0]!.size)}; no optional part (add one with npm install -g NAME)`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The bench rows: production closure (a default install), the same with each optional part,
+ * whole node_modules, the five largest packages, the global install ({@link globalInstallRow}).
+ */
+export function installSizeRows(root: string, env: NodeJS.ProcessEnv = process.env): Row[] {
   const measured = measureInstall(root);
   const { production, whole } = measured;
   const platform = production.platform.map((entry) => `${entry.name} ${size(entry.bytes)}`);
@@ -212,6 +283,17 @@ export function installSizeRows(root: string): Row[] {
             (production.missing.length > 5 ? ` and ${production.missing.length - 5} more` : "")
           : ""),
     },
+    ...OPTIONAL_PARTS.map(({ name, backend }) => {
+      const { bytes, packages } = measureInstall(root, [name]).production;
+      return {
+        figure: `install: production with ${name} (the ${backend} backend)`,
+        value: `${size(bytes)}, ${packages} packages`,
+        ratio: ofBefore(bytes),
+        note:
+          `+${size(bytes - production.bytes)}` +
+          (backend === "local" ? "; GPU builds overridden here (README)" : ""),
+      };
+    }),
     {
       figure: "install: whole node_modules (npm ci)",
       value: `${size(whole.bytes)}, ${whole.packages} packages`,
@@ -223,5 +305,6 @@ export function installSizeRows(root: string): Row[] {
       value: size(entry.bytes),
       ratio: ofBefore(entry.bytes),
     })),
+    globalInstallRow(root, env),
   ];
 }

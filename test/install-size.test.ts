@@ -86,14 +86,43 @@ describe("measureInstall", () => {
     manifest(".", { dependencies: { a: "1" } });
     manifest("node_modules/a", { cpu: ["x64"] });
     file("node_modules/a/a.node", 2_500_000);
-    const rows = installSizeRows(root);
+    const rows = installSizeRows(root, {});
     expect(rows.map((row) => row.figure)).toEqual([
       "install: production dependencies (npm ci --omit=dev)",
+      "install: production with @anthropic-ai/claude-agent-sdk (the claude_code backend)",
+      "install: production with node-llama-cpp (the local backend)",
       "install: whole node_modules (npm ci)",
       "install: largest package 1: a",
+      "install: global install of the packed tarball (npm install -g coord-*.tgz)",
     ]);
     expect(rows[0]!.value).toBe("2.5 MB, 1 packages");
     expect(rows[0]!.note).toMatch(/^platform packages counted: a 2\.5 MB$/);
-    expect(rows[1]!.ratio).toMatch(/^0\.00× 1\.\d\d GB$/);
+    // neither optional part is installed here: the rows add nothing
+    expect(rows[1]!.value).toBe("2.5 MB, 1 packages");
+    expect(rows[1]!.note).toBe("+0.0 MB");
+    expect(rows[3]!.ratio).toMatch(/^0\.00× 1\.\d\d GB$/);
+    expect(rows[5]!.value).toBe("skipped"); // COORD_BENCH_GLOBAL_INSTALL unset
+  });
+
+  test("the root's optional peers stay out of production; each one is added on request", () => {
+    manifest(".", {
+      dependencies: { a: "1" },
+      peerDependencies: { sdk: "1", llama: "1" },
+      peerDependenciesMeta: { sdk: { optional: true }, llama: { optional: true } },
+      devDependencies: { sdk: "1", llama: "1" },
+    });
+    const a = manifest("node_modules/a", {});
+    const sdk = manifest("node_modules/sdk", { dependencies: { "sdk-binary": "1" } });
+    const binary = manifest("node_modules/sdk-binary", { os: ["linux"] });
+    file("node_modules/sdk-binary/claude", 9000);
+    const llama = manifest("node_modules/llama", {});
+    file("node_modules/llama/addon.node", 4000);
+
+    expect(measureInstall(root).production.bytes).toBe(a);
+    const withSdk = measureInstall(root, ["sdk"]).production;
+    expect(withSdk.bytes).toBe(a + sdk + binary + 9000);
+    expect(withSdk.platform.map((entry) => entry.name)).toEqual(["sdk-binary"]);
+    expect(measureInstall(root, ["llama"]).production.bytes).toBe(a + llama + 4000);
+    expect(measureInstall(root).whole.bytes).toBe(a + sdk + binary + 9000 + llama + 4000);
   });
 });

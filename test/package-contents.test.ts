@@ -1,7 +1,7 @@
 /**
  * What the npm package ships (issue 27 item 4), read from `npm pack --dry-run --json` on the
  * built tree (`npm test` builds first): the bundled CLI and its chunks, the browser page, the
- * examples, the JSON schema, README and LICENSE; no tsc output, tests or bench. Every module the
+ * examples, the shipped tiny model, the JSON schema, README and LICENSE; no tsc output, tests or bench. Every module the
  * shipped code imports is either shipped itself or a package the manifest declares (a dependency,
  * or an optional peer the backend that needs it names when it is missing).
  */
@@ -39,8 +39,11 @@ function packageOf(specifier: string): string {
 }
 
 describe("the npm package", () => {
-  it("ships the CLI, the browser page, examples, the schema, README and LICENSE", () => {
-    for (const path of ["dist/bin/coord.js", "config.schema.json", "LICENSE", "README.md"]) {
+  it("ships the CLI, the browser page, examples, the tiny model, the schema, README and LICENSE", () => {
+    const expected = ["dist/bin/coord.js", "config.schema.json", "LICENSE", "README.md"];
+    // the tiny model `--backend local` runs without --model (src/runner/default-model.ts)
+    expected.push("models/stories260K.gguf");
+    for (const path of expected) {
       expect(files).toContain(path);
     }
     expect(files).toContain("dist/web/index.html");
