@@ -1,8 +1,11 @@
 /**
  * W3C Trace Context headers (https://www.w3.org/TR/trace-context/): a request's `traceparent`
  * makes `coord serve`'s request span a child of the caller's span, and the response's
- * `traceresponse` (Trace Context Level 2) names the span coord created. Version `00` only.
+ * `traceresponse` (Trace Context Level 2) names the span coord created. Parsing is
+ * `@opentelemetry/core`'s `parseTraceParent` (the one its W3CTraceContextPropagator uses);
+ * coord takes version `00` only.
  */
+import { parseTraceParent } from "@opentelemetry/core";
 
 /** A parent span from another process. */
 export interface RemoteParent {
@@ -14,19 +17,17 @@ export interface RemoteParent {
   traceFlags: number;
 }
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
 /**
  * Parses a `traceparent` header value.
- * @returns undefined for a missing or malformed value, or all-zero ids (the caller then starts
- *   a new trace, as the specification says).
+ * @returns undefined for a missing or malformed value, a version other than `00`, or all-zero
+ *   ids (the caller then starts a new trace, as the specification says).
  */
 export function parseTraceparent(value: string | undefined): RemoteParent | undefined {
-  const match = TRACEPARENT.exec((value ?? "").trim());
-  if (!match) return undefined;
-  const [, traceId, spanId, flags] = match as unknown as [string, string, string, string];
-  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return undefined;
-  return { traceId, spanId, traceFlags: Number.parseInt(flags, 16) };
+  const header = (value ?? "").trim();
+  if (!header.startsWith("00-")) return undefined;
+  const parsed = parseTraceParent(header);
+  if (parsed === null) return undefined;
+  return { traceId: parsed.traceId, spanId: parsed.spanId, traceFlags: parsed.traceFlags };
 }
 
 /** `00-<trace id>-<span id>-01`: a sampled span, as `traceparent` or `traceresponse`. */
