@@ -217,7 +217,8 @@ add punctuation to ask it (coord "export?").
 Exit codes: 0 an answer (also when degraded: agents removed, the budget or the timeout reached;
 stderr says why), 1 configuration or usage error, 2 no answer was ever accepted (every agent failed),
 3 timeout without an answer, 4 interrupted. Every run is bounded by its budget (docs/config.md).
-API keys come from the environment or ~/.config/coord/.env. Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
+API keys come from the environment or ~/.config/coord/.env ($XDG_CONFIG_HOME/coord/ when set).
+Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
     )
     .action(
       async (question: string | undefined, options: Record<string, unknown>, command: Command) => {

@@ -1,8 +1,10 @@
 /**
  * The habits of `llm`, `claude -p`, `gemini -p` and `aichat` (issue 31 item 3), on the built CLI:
  * short flags, `-c/--continue` for this directory's last session, `--json-events` (the event
- * stream as NDJSON on stdout while the run goes on) and every error as JSON under `--json`.
+ * stream as NDJSON on stdout while the run goes on), every error as JSON under `--json`,
+ * `XDG_CONFIG_HOME`, and completion of option values.
  */
+import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -173,5 +175,83 @@ describe("errors as JSON under --json", () => {
     const noQuestion = await runCli(["--json"], sandbox);
     expect(noQuestion.code).toBe(1);
     expect(JSON.parse(noQuestion.stdout)).toMatchObject({ error: { exit_code: 1 } });
+  });
+});
+
+describe("XDG_CONFIG_HOME", () => {
+  /** A scripted config answering `answer` (`${VAR}` is read from the environment or .env). */
+  const answering = (answer: string) => scriptedConfig(answer);
+
+  test("$XDG_CONFIG_HOME/coord holds config.yaml and .env when set; else ~/.config/coord", async () => {
+    const sandbox = await makeSandbox();
+    const xdg = join(sandbox.home, "..", "xdg");
+    await mkdir(join(xdg, "coord"), { recursive: true });
+    await mkdir(join(sandbox.home, ".config", "coord"), { recursive: true });
+    await writeFile(join(xdg, "coord", "config.yaml"), answering("${COORD_TEST_WORD}"));
+    await writeFile(join(xdg, "coord", ".env"), "COORD_TEST_WORD=from-xdg\n");
+    await writeFile(join(sandbox.home, ".config", "coord", "config.yaml"), answering("from home"));
+
+    const set = await runCli(["--no-display", "Hi"], { ...sandbox, env: { XDG_CONFIG_HOME: xdg } });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toBe("from-xdg\n");
+    const unset = await runCli(["--no-display", "Hi"], sandbox);
+    expect(unset.stdout).toBe("from home\n");
+    // The XDG rule: a relative XDG_CONFIG_HOME is ignored.
+    const relative = await runCli(["--no-display", "Hi"], {
+      ...sandbox,
+      env: { XDG_CONFIG_HOME: "xdg" },
+    });
+    expect(relative.stdout).toBe("from home\n");
+  });
+});
+
+describe("completion of option values", () => {
+  test("bash completes --backend/-b, --coordination-mode and @examples/ after --config", async () => {
+    const sandbox = await makeSandbox();
+    await writeFile(join(sandbox.cwd, "team.yaml"), scriptedConfig("Seen."));
+    const complete = (words: string) =>
+      `COMP_WORDS=(coord ${words}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _coord; echo "\${COMPREPLY[*]}"`;
+    const result = await runCli(["completion", "bash"], sandbox);
+    expect(result.code).toBe(0);
+    await writeFile(join(sandbox.cwd, "coord.bash"), result.stdout);
+    const bash = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(
+        "bash",
+        [
+          "-c",
+          [
+            "source ./coord.bash",
+            complete("--backend op"),
+            complete("-b cla"),
+            complete('--coordination-mode ""'),
+            complete("--config @examples/three"),
+            complete("--config te"),
+          ].join("\n"),
+        ],
+        { cwd: sandbox.cwd, env: { PATH: process.env.PATH ?? "", HOME: sandbox.home } },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      child.on("close", () => resolve({ stdout, stderr }));
+    });
+    expect(bash.stderr).toBe("");
+    const lines = bash.stdout.split("\n");
+    expect(lines.slice(0, 5)).toEqual([
+      "openai openrouter",
+      "claude claude_code",
+      "voting decomposition",
+      "@examples/three_agents",
+      "team.yaml",
+    ]);
+  });
+
+  test("fish names the values of --backend and the examples of --config", async () => {
+    const sandbox = await makeSandbox();
+    const fish = await runCli(["completion", "fish"], sandbox);
+    expect(fish.stdout).toMatch(/-l backend -s b -x -a '[^']*\bclaude_code\b[^']*'/);
+    expect(fish.stdout).toMatch(/-l coordination-mode -x -a 'voting decomposition'/);
+    expect(fish.stdout).toMatch(/-l config -r -a '[^']*@examples\/three_agents\b/);
   });
 });

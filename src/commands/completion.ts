@@ -4,8 +4,12 @@
  * (docs/scripting.md "Shell completion"). Install: `coord completion bash >> ~/.bashrc`,
  * `eval "$(coord completion zsh)"` in ~/.zshrc, `coord completion fish >
  * ~/.config/fish/completions/coord.fish`.
+ *
+ * Option values are completed too: an option's choices (`--backend`, `--coordination-mode`,
+ * `--personas`, …) and, for `--config`, the built-in examples (`@examples/NAME`) beside files.
  */
 import type { Command } from "commander";
+import { EXAMPLES_PREFIX, listExamples } from "../config/index.js";
 import { ConfigError } from "../errors.js";
 
 /** The shells a script can be printed for. */
@@ -20,7 +24,17 @@ interface CommandWords {
   name: string;
   description: string;
   subcommands: string[];
-  options: { flag: string; description: string; takesValue: boolean }[];
+  options: {
+    flag: string;
+    /** The short flag (`-b`), if any. */
+    short?: string | undefined;
+    description: string;
+    takesValue: boolean;
+    /** The values to complete after the flag: its choices, or `@examples/NAME` for --config. */
+    values?: string[] | undefined;
+    /** Files complete after the flag too (besides {@link values}). */
+    files?: boolean | undefined;
+  }[];
 }
 
 /**
@@ -49,8 +63,10 @@ export function completionWords(
         )
         .map((option) => ({
           flag: option.long!,
+          short: option.short,
           description: firstLine(option.description),
           takesValue: option.required || option.optional,
+          ...optionValues(option.long!, option.argChoices),
         })),
       { flag: "--help", description: "show help", takesValue: false },
     ],
@@ -60,6 +76,17 @@ export function completionWords(
     return { ...words, name: command.name(), description: firstLine(command.description()) };
   });
   return { root: wordsOf(program, false), commands };
+}
+
+/** The values completed after an option: its choices; the built-in examples for `--config`. */
+function optionValues(
+  flag: string,
+  choices: readonly string[] | undefined,
+): { values?: string[]; files?: boolean } {
+  if (choices !== undefined && choices.length > 0) return { values: [...choices] };
+  if (flag === "--config")
+    return { values: listExamples().map((name) => `${EXAMPLES_PREFIX}${name}`), files: true };
+  return {};
 }
 
 /**
@@ -100,8 +127,10 @@ function bashScript({ root, commands }: ReturnType<typeof completionWords>): str
     )
     .join("\n");
   return `# bash completion for coord: coord completion bash >> ~/.bashrc
+${bashValues(root, commands)}
 _coord() {
   local cur="\${COMP_WORDS[COMP_CWORD]}"
+  local prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local commands="${commands.map((command) => command.name).join(" ")}"
   local options="${flags(root)}"
   local sub="" nested="" at=0
@@ -112,6 +141,13 @@ _coord() {
   case "$sub" in
 ${cases}
   esac
+  local values
+  values="$(_coord_values "$sub" "$prev")"
+  if [[ -n "$values" ]]; then
+    COMPREPLY=( $(compgen -W "\${values#files }" -- "$cur") )
+    if [[ "$values" == "files "* ]]; then COMPREPLY+=( $(compgen -f -- "$cur") ); fi
+    return
+  fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$options" -- "$cur") )
   elif [[ -z "$sub" && $COMP_CWORD -eq 1 ]]; then
@@ -124,6 +160,28 @@ complete -o default -F _coord coord
 `;
 }
 
+/**
+ * `_coord_values SUB PREV`: the values to complete after option PREV (in sub-command SUB, empty
+ * for the root), prefixed by `files ` when files complete too; nothing for other options.
+ */
+function bashValues(root: CommandWords, commands: readonly CommandWords[]): string {
+  const arms: string[] = [];
+  for (const command of [root, ...commands]) {
+    const sub = command === root ? "" : command.name;
+    for (const option of command.options) {
+      if (option.values === undefined) continue;
+      const flags = [option.flag, ...(option.short ? [option.short] : [])];
+      const words = `${option.files ? "files " : ""}${option.values.join(" ")}`;
+      arms.push(`    ${flags.map((flag) => `"${sub} ${flag}"`).join("|")}) echo "${words}" ;;`);
+    }
+  }
+  return `_coord_values() {
+  case "$1 $2" in
+${arms.join("\n")}
+  esac
+}`;
+}
+
 function fishScript({ root, commands }: ReturnType<typeof completionWords>): string {
   const names = commands.map((command) => command.name).join(" ");
   const lines = [
@@ -134,8 +192,16 @@ function fishScript({ root, commands }: ReturnType<typeof completionWords>): str
       `complete -c coord -f -n "not __fish_seen_subcommand_from ${names}" -a ${command.name} -d ${quote(command.description)}`,
     );
   }
-  const optionLine = (option: CommandWords["options"][number], condition: string) =>
-    `complete -c coord -n ${quote(condition)} -l ${option.flag.slice(2)}${option.takesValue ? " -r" : ""} -d ${quote(option.description)}`;
+  const optionLine = (option: CommandWords["options"][number], condition: string) => {
+    const short = option.short ? ` -s ${option.short.slice(1)}` : "";
+    const values =
+      option.values === undefined
+        ? option.takesValue
+          ? " -r"
+          : ""
+        : ` ${option.files ? "-r" : "-x"} -a ${quote(option.values.join(" "))}`;
+    return `complete -c coord -n ${quote(condition)} -l ${option.flag.slice(2)}${short}${values} -d ${quote(option.description)}`;
+  };
   for (const option of root.options)
     lines.push(optionLine(option, `not __fish_seen_subcommand_from ${names}`));
   for (const command of commands) {

@@ -2,20 +2,39 @@
  * Finding the config when no `--config` is given (spec section 1 "Configuration discovery").
  */
 import { stat } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { EXAMPLES_PREFIX, examplesDir, listExamples } from "./examples.js";
 
 /** The project config, relative to the working directory. */
 export const PROJECT_CONFIG_PATH = join(".coord", "config.yaml");
 
-/** The global default config, `~/.config/coord/config.yaml`. */
-export function globalConfigPath(home: string): string {
-  return join(home, ".config", "coord", "config.yaml");
+/**
+ * coord's folder of user files (config.yaml, .env, agents/): `$XDG_CONFIG_HOME/coord` when
+ * `XDG_CONFIG_HOME` is set to an absolute path (the XDG Base Directory rule: a relative one is
+ * ignored), else `~/.config/coord`.
+ * @param env the environment to read `XDG_CONFIG_HOME` from (default: process.env).
+ */
+export function userConfigDir(
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg !== undefined && xdg !== "" && isAbsolute(xdg)
+    ? join(xdg, "coord")
+    : join(home, ".config", "coord");
+}
+
+/** The global default config, `config.yaml` in {@link userConfigDir} (`~/.config/coord/`). */
+export function globalConfigPath(
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  return join(userConfigDir(home, env), "config.yaml");
 }
 
 /**
  * Looks for a config in priority order: `.coord/config.yaml` in `cwd`, then
- * `~/.config/coord/config.yaml` under `home`.
+ * `~/.config/coord/config.yaml` under `home` (`$XDG_CONFIG_HOME/coord/config.yaml` when set).
  *
  * @returns The absolute path of the first one that exists as a file, or `undefined` (the CLI then
  *   starts the setup wizard in a terminal, and prints {@link noConfigMessage} without one).

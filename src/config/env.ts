@@ -9,10 +9,18 @@ import { parseEnv } from "node:util";
 import writeFileAtomic from "write-file-atomic";
 import { ConfigError } from "../errors.js";
 import { registerEnvSecrets } from "../redact.js";
+import { userConfigDir } from "./discovery.js";
 
-/** The `.env` file coord reads (and the setup wizard writes): `~/.config/coord/.env`. */
-export function envFilePath(home: string): string {
-  return join(home, ".config", "coord", ".env");
+/**
+ * The `.env` file coord reads (and the setup wizard writes): `~/.config/coord/.env`, or
+ * `$XDG_CONFIG_HOME/coord/.env` when that variable is set ({@link userConfigDir}).
+ * @param env the environment to read `XDG_CONFIG_HOME` from (default: process.env).
+ */
+export function envFilePath(
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  return join(userConfigDir(home, env), ".env");
 }
 
 /**
@@ -32,7 +40,7 @@ export async function loadEnvFiles(options: {
   home: string;
   env: Readonly<Record<string, string | undefined>>;
 }): Promise<Record<string, string>> {
-  const path = envFilePath(options.home);
+  const path = envFilePath(options.home, options.env);
   let fromFile: Record<string, string | undefined> = {};
   try {
     fromFile = parseEnv(await readFile(path, "utf8"));
