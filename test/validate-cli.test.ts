@@ -1,7 +1,10 @@
 /**
  * `coord --validate` on the MassGen-format corpus (test/fixtures/massgen/), with the built CLI:
- * exactly the expected warnings, the key variables each agent needs, `--strict`, `--json`.
+ * exactly the expected warnings, the key variables each agent needs, `--strict`, `--json` (each
+ * error and warning with its file, line, column and key).
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { makeSandbox, REPO_ROOT, runCli } from "./support/cli.js";
 
@@ -97,5 +100,61 @@ describe("coord --validate", () => {
     expect(ag2.stderr).toMatch(
       /ag2\.yaml:5:13: agents\[0\]\.backend\.type: `ag2` is AG2 \(AutoGen\), a Python framework/,
     );
+  });
+
+  test("--json: each error carries file, line, column and key beside its message", async () => {
+    const sandbox = await makeSandbox();
+    const file = join(sandbox.cwd, "team.yaml");
+    await writeFile(
+      file,
+      [
+        "agents:",
+        "  - id: a",
+        "    backend:",
+        "      type: openai",
+        "      model: m",
+        "      temperature: 3",
+        "orchestrator:",
+        "  coordination_mode: votng",
+        "",
+      ].join("\n"),
+    );
+    const invalid = await runCli(["--validate", "--json", "--config", "team.yaml"], sandbox);
+    expect(invalid.code).toBe(1);
+    const report = JSON.parse(invalid.stdout) as { errors: Record<string, unknown>[] };
+    expect(report.errors).toEqual([
+      {
+        message: `${file}:6:20: agents[0].backend.temperature: expected a number <= 2, received 3`,
+        file,
+        key: "agents[0].backend.temperature",
+        path: "agents[0].backend.temperature",
+        line: 6,
+        column: 20,
+      },
+      {
+        message: `${file}:8:22: orchestrator.coordination_mode: received "votng": did you mean "voting"? (expected one of "voting" | "decomposition")`,
+        file,
+        key: "orchestrator.coordination_mode",
+        path: "orchestrator.coordination_mode",
+        line: 8,
+        column: 22,
+      },
+    ]);
+
+    // An agent whose backend cannot start (no API key): the position of its `backend:` key.
+    await writeFile(file, "agent:\n  id: solo\n  backend: {type: openai, model: m}\n");
+    const missing = await runCli(["--validate", "--json", "--config", "team.yaml"], sandbox);
+    expect(missing.code).toBe(1);
+    const errors = (JSON.parse(missing.stdout) as { errors: Record<string, unknown>[] }).errors;
+    expect(errors).toEqual([
+      {
+        message: expect.stringMatching(/OPENAI_API_KEY/) as unknown,
+        file,
+        key: "agent.backend",
+        path: "agent.backend",
+        line: 3,
+        column: 3,
+      },
+    ]);
   });
 });

@@ -8,7 +8,7 @@
  * Exit 0 when the config is valid (warnings allowed), 1 when not; `--strict` counts warnings as
  * errors.
  */
-import { CoordError, ExitCode } from "../errors.js";
+import { ConfigError, CoordError, ExitCode } from "../errors.js";
 import type { CommandIO } from "./io.js";
 
 /** Flags of `coord --validate`. */
@@ -18,10 +18,15 @@ export interface ValidateFlags {
   strict: boolean;
 }
 
-/** One finding: an error (invalid) or a warning (valid unless `--strict`). */
+/**
+ * One finding: an error (invalid) or a warning (valid unless `--strict`). Errors and warnings in
+ * the config file carry its `file`, the 1-based `line` and `column`, and the dotted `key` as
+ * written (`agents[0].backend.type`; `path` is the same, kept for older scripts).
+ */
 export interface ValidationFinding {
   message: string;
   file?: string;
+  key?: string;
   path?: string;
   line?: number;
   column?: number;
@@ -77,23 +82,26 @@ async function validate(flags: ValidateFlags, io: CommandIO): Promise<Validation
     return report;
   }
   report.config = configArg;
+  // The file as messages name it (`@examples/NAME` resolved); set before anything can throw.
+  let configPath = configArg;
   let loaded;
   try {
-    loaded = await config.loadConfigFile(config.resolveConfigPath(configArg, io.cwd), {
+    configPath = config.resolveConfigPath(configArg, io.cwd);
+    loaded = await config.loadConfigFile(configPath, {
       env,
       cwd: io.cwd,
     });
   } catch (error) {
     if (!(error instanceof CoordError)) throw error;
     // One finding per problem line (the loader lists up to 10).
-    for (const line of error.message.split("\n")) {
-      if (line.trim() !== "") report.errors.push({ message: line.trim() });
-    }
+    const file = error instanceof ConfigError ? (error.details.file ?? configPath) : configPath;
+    report.errors.push(...problemFindings(error.message, file));
     return report;
   }
   report.warnings = loaded.warnings.map((warning) => ({
     message: warning.message,
     file: warning.file,
+    key: warning.path,
     path: warning.path,
     line: warning.line,
     column: warning.column,
@@ -108,7 +116,8 @@ async function validate(flags: ValidateFlags, io: CommandIO): Promise<Validation
       await backend.close?.();
     } catch (error) {
       if (!(error instanceof CoordError)) throw error;
-      report.errors.push({ message: error.message, path: `agents[${index}].backend` });
+      const at = await backendPosition(loaded.path, index);
+      report.errors.push({ message: error.message, file: configPath, ...at });
     }
     report.agents.push({
       id: agent.id,
@@ -119,4 +128,54 @@ async function validate(flags: ValidateFlags, io: CommandIO): Promise<Validation
   }
   report.valid = report.errors.length === 0 && !(flags.strict && report.warnings.length > 0);
   return report;
+}
+
+/** A key path as the loader writes it: `agents[0].backend.type`, `extra["a.b"]`, `(top level)`. */
+const KEY_AT_START =
+  /^((?:[A-Za-z_][\w-]*|\["(?:[^"\\]|\\.)*"\])(?:\.[A-Za-z_][\w-]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*|\(top level\)): /;
+
+/**
+ * The findings of a loader error, one per line: `file:line:col: key: what` lines give their
+ * position and key; `file: what` its file; others (`… and 3 more problems`) the message only.
+ */
+export function problemFindings(message: string, file: string): ValidationFinding[] {
+  const findings: ValidationFinding[] = [];
+  for (const raw of message.split("\n")) {
+    const line = raw.trim();
+    if (line === "") continue;
+    if (!line.startsWith(`${file}:`)) {
+      findings.push({ message: line });
+      continue;
+    }
+    const position = /^(\d+):(\d+): (.*)$/s.exec(line.slice(file.length + 1));
+    if (position === null) {
+      findings.push({ message: line, file });
+      continue;
+    }
+    const key = KEY_AT_START.exec(position[3] ?? "")?.[1];
+    findings.push({
+      message: line,
+      file,
+      ...(key !== undefined ? { key, path: key } : {}),
+      line: Number(position[1]),
+      column: Number(position[2]),
+    });
+  }
+  return findings;
+}
+
+/** Where agent `index`'s `backend:` is written (`agent:` for a single agent), with its key. */
+async function backendPosition(
+  absolutePath: string,
+  index: number,
+): Promise<Pick<ValidationFinding, "key" | "path" | "line" | "column">> {
+  const { readFile } = await import("node:fs/promises");
+  const { LineCounter, parseDocument } = await import("yaml");
+  const { locateKeyPath } = await import("../config/yaml-positions.js");
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(await readFile(absolutePath, "utf8"), { lineCounter, merge: true });
+  const single = !doc.has("agents") && doc.has("agent");
+  const documentPath = single ? ["agent", "backend"] : ["agents", index, "backend"];
+  const key = single ? "agent.backend" : `agents[${index}].backend`;
+  return { key, path: key, ...locateKeyPath(doc, lineCounter, documentPath, { at: "key" }) };
 }
