@@ -7,9 +7,11 @@ import { isAbsolute, relative } from "node:path";
 import { oneLine } from "./trace-lines.js";
 import type { LogsSummaryJson, RoundsJson, SummaryAgentJson } from "../../logs/index.js";
 import {
+  columnWidth,
   formatCost,
   formatCount,
   formatDuration,
+  padCell,
   renderTable,
   type TableColumn,
 } from "./text-table.js";
@@ -159,8 +161,8 @@ function agentsTable(summary: LogsSummaryJson): string {
 
 /** Decomposition subtasks (with each agent's stop) and personas, one line per agent. */
 function rolesSection(summary: LogsSummaryJson): string {
-  const width = Math.max(...summary.agents.map((agent) => agent.id.length));
-  const line = (id: string, text: string) => `  ${id.padEnd(width)}  ${text}`;
+  const width = columnWidth(summary.agents.map((agent) => agent.id));
+  const line = (id: string, text: string) => `  ${padCell(id, width)}  ${text}`;
   const sections: string[] = [];
   const withSubtasks = summary.agents.filter((agent) => agent.subtask !== null);
   if (withSubtasks.length > 0) {
@@ -202,10 +204,10 @@ function planSection(summary: LogsSummaryJson): string {
   } else {
     const { execution } = plan;
     lines.push(`Plan ${execution.plan_id}, chunk ${execution.chunk} of ${execution.chunks}:`);
-    const width = Math.max(...execution.agents.map((agent) => agent.id.length));
+    const width = columnWidth(execution.agents.map((agent) => agent.id));
     for (const agent of execution.agents)
       lines.push(
-        `  ${agent.id.padEnd(width)}  ${agent.done}/${agent.tasks} tasks done, ${agent.verified} verified${agent.added > 0 ? `, ${agent.added} added` : ""}`,
+        `  ${padCell(agent.id, width)}  ${agent.done}/${agent.tasks} tasks done, ${agent.verified} verified${agent.added > 0 ? `, ${agent.added} added` : ""}`,
       );
   }
   if (plan.questions > 0)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatDuration, renderTable } from "./text-table.js";
+import { columnWidth, formatCost, formatDuration, padCell, renderTable } from "./text-table.js";
 
 describe("text tables", () => {
   it("pads columns, right-aligns numbers, adds a rule before the total", () => {
@@ -36,5 +36,29 @@ describe("text tables", () => {
       "$0.0042",
       "$1.50",
     ]);
+  });
+});
+
+describe("text table widths", () => {
+  it("measures terminal columns: CJK and emoji ids take two columns each and still line up", () => {
+    const text = renderTable(
+      [{ header: "Agent" }, { header: "Calls", align: "right" }],
+      [
+        ["研究者", "3"],
+        ["🤖bot", "12"],
+        ["alice", "7"],
+      ],
+    );
+    const lines = text.split("\n");
+    // "研究者" is 3 characters but 6 columns: the column is 6 wide, so every line is 6+2+5 columns
+    expect(lines).toEqual(["Agent   Calls", "研究者      3", "🤖bot      12", "alice       7"]);
+  });
+
+  it("pads to a width in columns, left or right", () => {
+    expect(padCell("日本", 5)).toBe("日本 ");
+    expect(padCell("日本", 5, "right")).toBe(" 日本");
+    expect(padCell("too wide", 3)).toBe("too wide");
+    expect(columnWidth(["a", "é", "日本語"])).toBe(6);
+    expect(columnWidth([])).toBe(0);
   });
 });

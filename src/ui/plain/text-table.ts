@@ -1,7 +1,21 @@
 /**
  * Plain-text tables and number formats for `coord logs` (and any other plain renderer):
  * columns padded with two spaces, numbers right-aligned, no trailing spaces, no colour.
+ * Widths are terminal columns (`string-width`: a CJK character or an emoji takes two, a
+ * combining mark none), so agent ids in any script line up.
  */
+import stringWidth from "string-width";
+
+/** `text` padded with spaces to `width` terminal columns (left-aligned, or right with `right`). */
+export function padCell(text: string, width: number, align: "left" | "right" = "left"): string {
+  const padding = " ".repeat(Math.max(0, width - stringWidth(text)));
+  return align === "right" ? padding + text : text + padding;
+}
+
+/** The widest of `texts` in terminal columns (0 for none). */
+export function columnWidth(texts: readonly string[]): number {
+  return Math.max(0, ...texts.map((text) => stringWidth(text)));
+}
 
 /** One column: its header and alignment (`right` for numbers). */
 export interface TableColumn {
@@ -20,14 +34,12 @@ export function renderTable(
 ): string {
   const all = total === undefined ? rows : [...rows, total];
   const widths = columns.map((column, index) =>
-    Math.max(column.header.length, ...all.map((row) => (row[index] ?? "").length)),
+    columnWidth([column.header, ...all.map((row) => row[index] ?? "")]),
   );
   const line = (cells: readonly string[]) =>
     columns
       .map((column, index) => {
-        const cell = cells[index] ?? "";
-        const width = widths[index]!;
-        return column.align === "right" ? cell.padStart(width) : cell.padEnd(width);
+        return padCell(cells[index] ?? "", widths[index]!, column.align);
       })
       .join("  ")
       .trimEnd();
