@@ -26,11 +26,16 @@ afterEach(() => {
  * user's terminal: the test runner's `CI` variable is removed (with it Ink draws only at exit; the
  * viewer then replays as text, asserted below), unless `env` sets it again.
  */
-function viewer(sandbox: { cwd: string; home: string }, args: string[], env = ""): TmuxPane {
+function viewer(
+  sandbox: { cwd: string; home: string },
+  args: string[],
+  env = "",
+  size = { columns: 120, rows: 40 },
+): TmuxPane {
   const quoted = args.map((arg) => `'${arg}'`).join(" ");
   const pane = new TmuxPane(
     `cd '${sandbox.cwd}' && env -u CI -u CONTINUOUS_INTEGRATION HOME='${sandbox.home}' ${env} '${process.execPath}' '${CLI}' viewer ${quoted}; echo EXIT=$?; sleep 60`,
-    { columns: 120, rows: 40 },
+    size,
   );
   panes.push(pane);
   return pane;
@@ -77,7 +82,7 @@ describe.runIf(hasTmux())("coord viewer in a terminal", () => {
       const pane = viewer(sandbox, []);
       const screen = await pane.waitFor("replay finished · q quit", 30_000);
       expect(screen).toContain(`coord viewer · ${name} · turn 1 of 1 · attempt 1 of 1`);
-      for (const agent of agents) expect(screen).toContain(agent);
+      for (const agent of agents) expect(screen).toMatch(new RegExp(`╭─ ${agent} · `));
       expect(screen).toContain(winner);
       expect(screen).toContain("── Final answer");
       expect(screen).toContain("2 + 2 = 4.");
@@ -88,6 +93,56 @@ describe.runIf(hasTmux())("coord viewer in a terminal", () => {
       expect(after).toMatch(/2 \+ 2 = 4\.\s*\nEXIT=0/);
     },
   );
+
+  test("instant: the first frame is the whole run (every panel, a tool call, the votes, the final answer)", async () => {
+    const sandbox = await makeSandbox();
+    const pane = viewer(sandbox, [join(RUNS, "log_20261121_095544_three_agents")]);
+    // The first screen that shows anything is already the end: no replay animation before it.
+    const first = await pane.waitFor("coord viewer ·", 30_000);
+    expect(first).toContain("replay finished · q quit");
+    expect(first).not.toContain("replaying");
+    expect(first).toContain("coord · voting · done");
+    expect(first).toContain("Question: What is the capital of France?");
+    expect(first).toContain("╭─ alice · planner-large · wrote the final answer · ★ winner ─");
+    expect(first).toContain("╭─ bob · fast-small · voted for alice ─");
+    expect(first).toContain("╭─ carol · fast-small · voted for alice ─");
+    expect(first).toContain('│ ⚙ web_search {"query":"capital of France"}');
+    expect(first).toContain("│   ↳ error: Unknown tool web_search. (0 ms)");
+    expect(first).toContain("│   Paris.");
+    expect(first).toContain("│ ✓ voted for alice (agent1.1): “More complete.”");
+    expect(first).toContain("│ ✓ voted for alice (agent1.1): “Clearest.”");
+    expect(first).toMatch(
+      /── Final answer · alice \(agent1\.final\) ──\nThe capital of France is Paris\./,
+    );
+  });
+
+  test("instant in a short terminal: the record scrolls with End, Home and ↓", async () => {
+    const sandbox = await makeSandbox();
+    const pane = viewer(sandbox, [join(RUNS, "log_20261121_095544_three_agents")], "", {
+      columns: 100,
+      rows: 16,
+    });
+    const top = await pane.waitFor(
+      /lines 1–\d+ of \d+ · ↑↓ PgUp PgDn Home End scroll · q quit/,
+      30_000,
+    );
+    expect(top).toContain("Question: What is the capital of France?");
+    expect(top).not.toContain("Final answer");
+    const total = Number(/lines 1–\d+ of (\d+)/.exec(top)![1]);
+    pane.keys("End");
+    const bottom = await pane.waitFor(new RegExp(`lines \\d+–${total} of ${total}`));
+    expect(bottom).toMatch(
+      /── Final answer · alice \(agent1\.final\) ──\nThe capital of France is Paris\./,
+    );
+    expect(bottom).not.toContain("Question:");
+    pane.keys("Home");
+    expect(await pane.waitFor(/lines 1–\d+ of/)).toContain("Question: What is the capital");
+    pane.keys("Down");
+    const down = await pane.waitFor(/lines 2–\d+ of/);
+    expect(down).not.toContain("Question:");
+    pane.keys("q");
+    expect(await pane.waitFor("EXIT=0")).toContain("The capital of France is Paris.");
+  });
 
   test("--replay-speed 1: the vote comes before the winner, in the recorded order", async () => {
     const sandbox = await makeSandbox();

@@ -13,10 +13,15 @@ import { systemClock, type Clock } from "../clock.js";
 import type { CoordEvent } from "../events/index.js";
 import { selectRun } from "../logs/index.js";
 import { defaultLogRoot } from "../runner/index.js";
-import { createSessionStore, logWriterStatus, type RunState } from "../session/index.js";
+import {
+  createSessionStore,
+  initialRunState,
+  logWriterStatus,
+  type RunState,
+} from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
 import { traceSubscriber } from "../ui/plain/index.js";
-import type { ViewerActivity } from "../ui/terminal/index.js";
+import type { ViewerActivity, ViewerFrame } from "../ui/terminal/index.js";
 import { inkCanDraw } from "./ink-can-draw.js";
 import type { CommandIO } from "./io.js";
 import { openViewerFeed } from "./viewer-feed.js";
@@ -122,22 +127,32 @@ async function viewInTerminal(params: ViewParams & { title: string }): Promise<n
     writerGone,
   });
   const { mountViewer } = await import("../ui/terminal/viewer-app.js");
-  const view = mountViewer({
-    stdout: io.stdout as NodeJS.WriteStream,
-    stdin: io.stdin,
-    title,
-    now: feed.now,
-  });
-  void view.quit.then(() => stop.abort());
+  // Mounted at the first frame worth drawing: an instant replay draws no frame before its end
+  // (the whole run at once, not an animation of it).
+  let view: ReturnType<typeof mountViewer> | undefined;
+  const mount = (frame: ViewerFrame) => {
+    if (view !== undefined) return view.update(frame);
+    view = mountViewer({
+      stdout: io.stdout as NodeJS.WriteStream,
+      stdin: io.stdin,
+      title,
+      now: feed.now,
+      initial: frame,
+    });
+    void view.quit.then(() => stop.abort());
+  };
   let state: RunState | undefined;
+  const events: CoordEvent[] = [];
   let activity: ViewerActivity = { kind: "replaying", speed: flags.replaySpeed };
   const show = () => {
-    if (state !== undefined) view.update({ state, activity });
+    if (activity.kind === "replaying" && activity.speed === undefined) return;
+    mount({ state: state ?? initialRunState(), activity, events });
   };
   let finalState: RunState;
   try {
     finalState = await feed.run({
-      event(_event, next) {
+      event(event, next) {
+        events.push(event);
         state = next;
         show();
       },
@@ -147,14 +162,15 @@ async function viewInTerminal(params: ViewParams & { title: string }): Promise<n
       },
     });
     // The end stays on screen until the user quits (q, Esc, Ctrl+C) or a signal stops us.
-    if (view.interactive && !stop.signal.aborted) {
+    if (view?.interactive === true && !stop.signal.aborted) {
+      const shown = view;
       await new Promise<void>((resolve) => {
-        void view.quit.then(resolve);
+        void shown.quit.then(resolve);
         stop.signal.addEventListener("abort", () => resolve(), { once: true });
       });
     }
   } finally {
-    await view.close();
+    await view?.close();
   }
   if (finalState.finalAnswer !== null && finalState.phase === "done") {
     io.stdout.write(`${finalState.finalAnswer}\n`);

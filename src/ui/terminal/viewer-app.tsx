@@ -7,10 +7,13 @@
  * Lazy-imported by the viewer command (Ink costs ≈0.5 s to load).
  */
 import { Box, render, Text, useInput, useStdin } from "ink";
-import { useSyncExternalStore, type ReactElement } from "react";
+import { useMemo, useState, useSyncExternalStore, type ReactElement } from "react";
+import type { CoordEvent } from "../../events/index.js";
 import { initialRunState, type RunState } from "../../session/index.js";
 import { formatElapsed } from "./format.js";
+import { OrchestratorStrip, stripRows } from "./orchestrator-strip.js";
 import { RunView } from "./run-view.js";
+import { viewerRecord, type RecordLine } from "./viewer-record.js";
 import { createStateStore, type StateStore } from "./state-store.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 import { useTicker } from "./use-ticker.js";
@@ -33,6 +36,11 @@ export interface ViewerFrame {
   activity: ViewerActivity;
   /** The viewer is closing: a compact last frame for the scrollback (the final answer follows as text). */
   closing?: boolean;
+  /**
+   * Every event shown so far, in log order (the caller appends to one array; `state` changes
+   * with each). Once finished, the viewer shows the whole record built from them.
+   */
+  events?: readonly CoordEvent[];
 }
 
 /** Props of {@link ViewerApp}. */
@@ -56,10 +64,20 @@ export function ViewerApp({
   onQuit,
   tickMs = 200,
 }: ViewerAppProps): ReactElement {
-  const { state, activity, closing } = useSyncExternalStore(store.subscribe, store.get);
+  const { state, activity, closing, events } = useSyncExternalStore(store.subscribe, store.get);
   const { columns, rows } = useTerminalSize();
   const tick = useTicker(now, tickMs, activity.kind !== "finished" && closing !== true);
   const { isRawModeSupported } = useStdin();
+  const finished = activity.kind === "finished" && closing !== true;
+  const width = Math.max(20, columns);
+  const record = useMemo(
+    () => (finished ? viewerRecord(events ?? [], state, width) : []),
+    [finished, events, state, width],
+  );
+  const [top, setTop] = useState(0);
+  const viewport = Math.max(3, rows - 3 - stripRows(state, width));
+  const lastTop = Math.max(0, record.length - viewport);
+  const shownTop = Math.min(top, lastTop);
   // Read at every render, not only at ticks: an instant replay moves the recorded time at once.
   const current = now();
   if (closing === true) {
@@ -73,6 +91,35 @@ export function ViewerApp({
           now={current}
           frame={tick.frame}
         />
+      </Box>
+    );
+  }
+  if (finished) {
+    const scroll = (delta: number) => setTop(Math.max(0, Math.min(lastTop, shownTop + delta)));
+    const more = record.length > viewport;
+    return (
+      <Box flexDirection="column">
+        <Text wrap="truncate" dimColor>
+          <Text color="cyan">coord viewer</Text> · {title}
+        </Text>
+        <OrchestratorStrip state={state} now={current} width={width} />
+        {record.slice(shownTop, shownTop + viewport).map((line, index) => (
+          <RecordRow key={shownTop + index} line={line} />
+        ))}
+        <Text wrap="truncate" dimColor>
+          {activityText(activity, current)}
+          {more
+            ? ` · lines ${shownTop + 1}–${Math.min(record.length, shownTop + viewport)} of ${record.length}${isRawModeSupported ? " · ↑↓ PgUp PgDn Home End scroll" : ""}`
+            : ""}
+          {isRawModeSupported ? " · q quit" : ""}
+        </Text>
+        {isRawModeSupported ? (
+          <QuitKeys
+            onQuit={onQuit}
+            onScroll={(delta) => scroll(delta)}
+            page={Math.max(1, viewport - 1)}
+          />
+        ) : null}
       </Box>
     );
   }
@@ -97,9 +144,46 @@ export function ViewerApp({
   );
 }
 
-function QuitKeys({ onQuit }: { onQuit: () => void }): null {
+/** One line of the finished record. */
+function RecordRow({ line }: { line: RecordLine }): ReactElement {
+  return (
+    <Text wrap="truncate">
+      {line.map((segment, index) => (
+        <Text
+          key={index}
+          {...(segment.color !== undefined ? { color: segment.color } : {})}
+          bold={segment.bold === true}
+          dimColor={segment.dim === true}
+        >
+          {segment.text}
+        </Text>
+      ))}
+    </Text>
+  );
+}
+
+/**
+ * q, Esc, Ctrl+C quit; once finished, ↑/↓ (k/j) move a line, PgUp/PgDn (b/space) a page,
+ * Home/End (g/G) to the top or the bottom of the record.
+ */
+function QuitKeys({
+  onQuit,
+  onScroll,
+  page = 1,
+}: {
+  onQuit: () => void;
+  onScroll?: (delta: number) => void;
+  page?: number;
+}): null {
   useInput((input, key) => {
     if (input === "q" || input === "Q" || key.escape || (key.ctrl && input === "c")) onQuit();
+    if (onScroll === undefined) return;
+    if (key.upArrow || input === "k") onScroll(-1);
+    else if (key.downArrow || input === "j") onScroll(1);
+    else if (key.pageUp || input === "b") onScroll(-page);
+    else if (key.pageDown || input === " ") onScroll(page);
+    else if (key.home || input === "g") onScroll(-Number.MAX_SAFE_INTEGER);
+    else if (key.end || input === "G") onScroll(Number.MAX_SAFE_INTEGER);
   });
   return null;
 }
@@ -125,6 +209,8 @@ export interface MountViewerOptions {
   stdin?: NodeJS.ReadStream;
   title: string;
   now: () => number;
+  /** The first frame drawn; default an empty run, replaying. */
+  initial?: ViewerFrame;
 }
 
 /** The mounted viewer. */
@@ -141,10 +227,12 @@ export interface MountedViewer {
 
 /** Mounts the viewer on a TTY. */
 export function mountViewer(options: MountViewerOptions): MountedViewer {
-  const store = createStateStore<ViewerFrame>({
-    state: initialRunState(),
-    activity: { kind: "replaying", speed: undefined },
-  });
+  const store = createStateStore<ViewerFrame>(
+    options.initial ?? {
+      state: initialRunState(),
+      activity: { kind: "replaying", speed: undefined },
+    },
+  );
   let quit!: () => void;
   const quitPromise = new Promise<void>((resolve) => (quit = resolve));
   const stdin = options.stdin ?? process.stdin;
