@@ -71,7 +71,7 @@ function buildProgram(version: string): Command {
     )
     .option(
       "--single-agent [agent_id]",
-      "use one agent of the config (the first when no id is given; a value that names no agent and has spaces is the question)",
+      "use one agent of the config (the first when no id is given; a value that names no agent of the config is the question)",
     )
     .option("-q, --quick", "no refinement: each agent answers once, no voting loop")
     .addOption(
@@ -102,7 +102,10 @@ function buildProgram(version: string): Command {
       "no colour in any display, for every sub-command (also NO_COLOR=1; FORCE_COLOR=1 forces colour)",
     )
     .option("--debug", "verbose log in agent_outputs/log_<time>/coord_debug.log")
-    .option("-o, --output-file <path>", "also write the final answer to this file")
+    .option(
+      "-o, --output-file <path>",
+      "also write the final answer to this file, in any mode (chat and --web: rewritten with each turn's answer; --execute-plan: every chunk's answer)",
+    )
     .option(
       "--select",
       "choose the config from a menu: ~/.config/coord/agents/, .coord/*.yaml, ./*.yaml, built-in examples",
@@ -222,8 +225,14 @@ Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
     )
     .action(
       async (question: string | undefined, options: Record<string, unknown>, command: Command) => {
-        // `--single-agent "What is 2+2?"`: commander took the question as the agent id.
-        if (question === undefined && looksLikeQuestion(options.singleAgent)) {
+        // `--single-agent "What is 2+2?"` or `--single-agent go` (no agent `go`): commander took
+        // the question as the agent id.
+        if (
+          question === undefined &&
+          typeof options.singleAgent === "string" &&
+          (looksLikeQuestion(options.singleAgent) ||
+            !(await singleAgentNamed(options, options.singleAgent)))
+        ) {
           question = options.singleAgent;
           options.singleAgent = true;
         }
@@ -293,6 +302,7 @@ Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
           sessionId: options.sessionId as string | undefined,
           cwdContext: parseCwdContext(options.cwdContext as string | undefined),
           tracing: options.tracing === true,
+          outputFile: options.outputFile as string | undefined,
         };
         for (const [key, flag] of [
           ["webHost", "--web-host"],
@@ -382,7 +392,6 @@ Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
         onOutputClosed = () => interrupts.outputClosed();
         const runFlags = {
           ...flags,
-          outputFile: options.outputFile as string | undefined,
           automation: options.automation === true,
           jsonEvents: options.jsonEvents === true,
         };
@@ -487,6 +496,20 @@ function commandNames(program: Command): string[] {
  * whitespace (`--single-agent "What is 2+2?"`). A one-word value is an id (checked against the
  * config; `--single-agent -- WORD` asks WORD).
  */
+/** Whether `--single-agent ID` names an agent of the config the flags select (src/runner). */
+async function singleAgentNamed(options: Record<string, unknown>, id: string): Promise<boolean> {
+  const { namesConfigAgent } = await import("./runner/resolve-run.js");
+  return namesConfigAgent(
+    {
+      config: options.config as string | undefined,
+      backend: options.backend as string | undefined,
+      model: options.model as string | undefined,
+    },
+    id,
+    { cwd: process.cwd(), home: process.env.HOME ?? homedir(), env: process.env },
+  );
+}
+
 function looksLikeQuestion(value: unknown): value is string {
   return typeof value === "string" && /\s/.test(value.trim());
 }

@@ -36,6 +36,7 @@ import {
 } from "./chat-commands.js";
 import type { Tracing } from "../tracing/index.js";
 import { failureLine } from "../ui/plain/index.js";
+import { writeOutputFile } from "./output-file.js";
 import {
   closeSession,
   openSession,
@@ -201,6 +202,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
       });
       lastTurnInterrupted = result.state.endReason === "interrupted";
       print(...turnBlocks(result.state, turn.turn, result.logDir, options.cwd, runTrace?.traceId));
+      await writeTurnAnswer(result.state);
     } catch (error) {
       if (ended) return;
       print({
@@ -211,6 +213,20 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     } finally {
       abort = undefined;
       if (!ended) patch({ busy: false, cancelling: false, run: null });
+    }
+  }
+
+  /** `--output-file`: the file holds the latest answered turn's answer (src/commands/output-file.ts). */
+  async function writeTurnAnswer(state: RunState): Promise<void> {
+    const file = options.flags.outputFile;
+    if (file === undefined || state.endReason !== "completed" || state.finalAnswer === null) return;
+    try {
+      await writeOutputFile(options.cwd, file, state.finalAnswer);
+    } catch (error) {
+      print({
+        kind: "error",
+        text: `cannot write --output-file ${file}: ${(error as Error).message}`,
+      });
     }
   }
 

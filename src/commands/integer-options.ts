@@ -6,9 +6,13 @@
 import { InvalidArgumentError } from "commander";
 import { MAX_TIMER_SECONDS } from "../clock.js";
 
+/**
+ * An integer option: digits only (an optional leading `+` or `-`), so `1e1`, `0x10`, `1.0` and
+ * ` 7` are refused rather than read as 10, 16, 1 and 7.
+ */
 function integerOption(flag: string, min: number, max: number, requirement: string) {
   return (value: string): number => {
-    const number = Number(value);
+    const number = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(number) || number < min || number > max)
       throw new InvalidArgumentError(
         `${flag} must be ${requirement}, not ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`,

@@ -8,6 +8,8 @@
  * Exit codes (ARCHITECTURE.md): 0 success; 1 usage error, no log, unreadable log (ConfigError /
  * EventLogError, reported by cli.ts); for `analyze --mode self`, those of a run.
  */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Command, Option } from "commander";
 import { integerAtLeast, positiveInteger } from "./integer-options.js";
 import type { LogsIO } from "./io.js";
@@ -78,14 +80,14 @@ export function buildLogsProgram(io: LogsIO, setExitCode: (code: number) => void
   const selection = (flags: SelectionFlags): RunSelection => ({
     root,
     cwd: io.cwd,
-    logDir: flags.logDir,
+    logDir: bareLogName(root, io.cwd, flags.logDir),
     turn: flags.turn,
     attempt: flags.attempt,
   });
 
   const program = new Command("coord logs")
     .description(
-      "Summaries of run logs (spec 4.2): what a run cost, where the time went, why the team chose what it chose. Logs are read from agent_outputs/ (or COORD_LOG_DIR); without a sub-command, `summary`.",
+      "Summaries of run logs: what a run cost, where the time went, why the team chose what it chose. Logs are read from agent_outputs/ (or COORD_LOG_DIR); without a sub-command, `summary`.",
     )
     .exitOverride()
     .configureOutput({
@@ -231,14 +233,36 @@ JSON shapes and where the numbers come from: docs/logs.md.`,
     .description(
       "open the log directory (the most recent, or --log-dir) in the system file manager; prints the path when there is none",
     )
-    .option("--log-dir <path>", "this log directory instead of the most recent")
+    .option(
+      "--log-dir <path>",
+      "this log directory (a path, or a bare log_… name in agent_outputs/) instead of the most recent",
+    )
     .option("--json", "one JSON document (shape: docs/logs.md)")
     .action(async (flags: { logDir?: string; json?: boolean }) => {
       const { openLogDir } = await import("./logs-open.js");
-      await openLogDir({ root, logDir: flags.logDir, json: flags.json === true }, io);
+      const report = await openLogDir(
+        { root, logDir: bareLogName(root, io.cwd, flags.logDir), json: flags.json === true },
+        io,
+      );
+      if (report.reason !== undefined) setExitCode(ExitCode.execution);
     });
 
   return program;
+}
+
+/**
+ * `--log-dir log_…` as `coord export` and `coord viewer` take it: a bare log name (no slash) that
+ * names a folder in the log root (`agent_outputs/` or `COORD_LOG_DIR`) means that folder; any
+ * other value is a path relative to `cwd`, returned as given.
+ */
+export function bareLogName(
+  root: string,
+  cwd: string,
+  logDir: string | undefined,
+): string | undefined {
+  if (logDir === undefined || !/^log_[^/\\]+$/.test(logDir)) return logDir;
+  const underRoot = join(root, logDir);
+  return !existsSync(resolve(cwd, logDir)) && existsSync(underRoot) ? underRoot : logDir;
 }
 
 /** `--log-dir`, `--turn`, `--attempt`, `--json`: the options of every per-run sub-command. */
@@ -246,7 +270,7 @@ function selectionOptions(command: Command): Command {
   return command
     .option(
       "--log-dir <path>",
-      "a log directory (log_…), turn_<n> or attempt_<n> directory instead of the most recent",
+      "a log directory (a path, or a bare log_… name in agent_outputs/), turn_<n> or attempt_<n> directory instead of the most recent",
     )
     .option(
       "--turn <n>",

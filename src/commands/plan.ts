@@ -30,6 +30,7 @@ import {
 } from "../store/index.js";
 import type { CommandIO } from "./io.js";
 import type { PlanRequest } from "./plan-flags.js";
+import { writeChunkAnswer } from "./output-file.js";
 import { type RunCommandFlags, runQuestion } from "./run.js";
 
 /** The IO of a planning command: a command's IO plus stdin (`--broadcast human`). */
@@ -144,8 +145,10 @@ async function executePlan(
     io.stderr.write(
       `coord: resuming plan ${stored.plan.plan_id} at chunk ${todo[0]} of ${chunks.length}\n`,
     );
+  // --output-file keeps every chunk's answer: the first one written starts the file.
+  const output = { written: false };
   for (const chunk of todo) {
-    const code = await executeChunk(stored, chunk, chunks.length, flags, io);
+    const code = await executeChunk(stored, chunk, chunks.length, flags, io, output);
     if (code !== 0) return code;
   }
   stored.metadata.status = "completed";
@@ -163,6 +166,7 @@ async function executeChunk(
   chunkCount: number,
   flags: RunCommandFlags,
   io: PlanIO,
+  output: { written: boolean },
 ): Promise<number> {
   stored.metadata.status = "executing";
   await savePlan(stored, new Date());
@@ -179,6 +183,11 @@ async function executeChunk(
   return runQuestion(stored.plan.question, flags, io, {
     prepare: (prepared) => withMode(prepared, "execution", flags),
     start: { execution, ...(seed !== undefined ? { workspaceSeed: seed } : {}) },
+    writeOutput: async (file, answer) => {
+      const first = !output.written;
+      output.written = true;
+      return writeChunkAnswer(io.cwd, file, { index: chunk, count: chunkCount, first }, answer);
+    },
     async after({ state, logDir }) {
       const now = new Date();
       const winner = state.winner?.agentId;

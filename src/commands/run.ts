@@ -6,8 +6,7 @@
  * answer on stdout and records the turn in the session.
  * Exit codes: ARCHITECTURE.md "Exit codes".
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { EXIT_CODE_FOR_RUN_END } from "../errors.js";
 import {
   type CwdContext,
@@ -25,6 +24,7 @@ import type { CommandIO } from "./io.js";
 import type { Tracing } from "../tracing/index.js";
 import { openCommandTracing } from "./command-tracing.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
+import { writeOutputFile } from "./output-file.js";
 import { runResultJson } from "./run-json.js";
 import {
   closeSession,
@@ -70,6 +70,11 @@ export interface RunPhase {
    * (stdout, with `--automation`, before `COMPLETED:`) and `text` (stderr otherwise).
    */
   after?(result: PhaseResult): Promise<{ automation: string[]; text: string[] }>;
+  /**
+   * Writes the run's answer to `--output-file` instead of replacing the file with it (a plan
+   * chunk adds its section: src/commands/output-file.ts); returns the absolute path written.
+   */
+  writeOutput?: (file: string, answer: string) => Promise<string>;
 }
 
 /** A finished run as {@link RunPhase.after} sees it. */
@@ -219,6 +224,7 @@ async function runTraced(
     logDir,
     display,
     extra,
+    writeOutput: phase?.writeOutput,
     sessionId: session.record.id,
     trace:
       runTrace && tracing ? { id: runTrace.traceId, destination: tracing.destination } : undefined,
@@ -242,6 +248,8 @@ async function finish(
     display: RunDisplay;
     /** Lines a planning phase adds (plan folder, progress). */
     extra: { automation: string[]; text: string[] };
+    /** {@link RunPhase.writeOutput}, when the phase writes `--output-file` itself. */
+    writeOutput: RunPhase["writeOutput"];
     sessionId: string;
     /** The run's trace id and where its spans went, when traced. */
     trace: { id: string; destination: string } | undefined;
@@ -251,7 +259,7 @@ async function finish(
   const reason = state.endReason ?? "failed";
   const answered = state.finalAnswer !== null && reason === "completed";
   if (flags.json) {
-    if (answered && flags.outputFile) await writeAnswer(io.cwd, flags.outputFile, state);
+    if (answered && flags.outputFile) await writeAnswer(io.cwd, flags.outputFile, state, context);
     const result = runResultJson(state, {
       exitCode: EXIT_CODE_FOR_RUN_END[reason],
       logDir,
@@ -267,7 +275,7 @@ async function finish(
       if (display.streamedFinal()) io.stdout.write("\n");
       else io.stdout.write(`${state.finalAnswer}\n`);
     }
-    if (flags.outputFile) answerFile = await writeAnswer(io.cwd, flags.outputFile, state);
+    if (flags.outputFile) answerFile = await writeAnswer(io.cwd, flags.outputFile, state, context);
   } else {
     io.stderr.write(`coord: ${failureLine(state)}\n`);
   }
@@ -300,10 +308,15 @@ async function finish(
   return EXIT_CODE_FOR_RUN_END[reason];
 }
 
-/** `--output-file`: writes the final answer; returns the absolute path. */
-async function writeAnswer(cwd: string, file: string, state: RunState): Promise<string> {
-  const path = resolve(cwd, file);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${state.finalAnswer}\n`);
-  return path;
+/** `--output-file`: writes the final answer (or the phase's section of it); returns the absolute path. */
+async function writeAnswer(
+  cwd: string,
+  file: string,
+  state: RunState,
+  context: { writeOutput: RunPhase["writeOutput"] },
+): Promise<string> {
+  const answer = state.finalAnswer ?? "";
+  return context.writeOutput
+    ? context.writeOutput(file, answer)
+    : writeOutputFile(cwd, file, answer);
 }

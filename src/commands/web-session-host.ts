@@ -28,6 +28,7 @@ import {
 } from "../session/index.js";
 import type { Tracing } from "../tracing/index.js";
 import type { CommandIO } from "./io.js";
+import { writeOutputFile } from "./output-file.js";
 import {
   closeSession,
   discardSession,
@@ -50,6 +51,8 @@ export interface SessionWebHostOptions {
   warn: (line: string) => void;
   /** Traces each turn when on (`--tracing`, `COORD_TRACING_ENABLED`; docs/tracing.md). */
   tracing?: Tracing | undefined;
+  /** `--output-file`: rewritten with each answered turn's answer (src/commands/output-file.ts). */
+  outputFile?: string | undefined;
 }
 
 /** The host, plus what the command needs to stop it. */
@@ -204,6 +207,17 @@ export async function createSessionWebHost(
           options.warn(`cannot record the turn: ${(error as Error).message}`);
         }
         if (shown.open === session) shown.turns = session.turns;
+        const { state } = result;
+        if (
+          options.outputFile !== undefined &&
+          state.endReason === "completed" &&
+          state.finalAnswer !== null
+        ) {
+          await writeOutputFile(io.cwd, options.outputFile, state.finalAnswer).catch(
+            (error: Error) =>
+              options.warn(`cannot write --output-file ${options.outputFile}: ${error.message}`),
+          );
+        }
       },
       (error: Error) => options.warn(`the run failed internally: ${error.message}`),
     );

@@ -75,11 +75,15 @@ async function serveSessions(
     logs: flags.logs,
     debug: flags.debug,
     sessionId: flags.sessionId,
+    outputFile: flags.outputFile,
     warn: (line) => io.stderr.write(`coord: warning: ${line}\n`),
   });
   const served = await serveWebUi(host, flags, io);
-  if (question !== undefined) await host.ask(question);
-  served.openBrowser();
+  // Spec section 4.1: with a question it auto-opens a browser; without one the address is printed.
+  if (question !== undefined) {
+    await host.ask(question);
+    served.openBrowser();
+  }
   await served.stopped;
   await host.shutdown();
   await served.close();

@@ -6,6 +6,7 @@
  * take part; then the run log's options. Spec sections 1 and 4.1; COORDINATION.md "Other modes".
  */
 import type { Config } from "../config/index.js";
+import { ConfigError } from "../errors.js";
 import type { EngineModeName } from "../engine/index.js";
 import { withCwdContext, type CwdContext } from "./cwd-context.js";
 import { chooseMode, resolveConfig, type RunFlags, withPersonasFlag } from "./resolve-run.js";
@@ -29,6 +30,8 @@ export interface PrepareContext {
 export interface PrepareFlags extends RunFlags {
   /** `--cwd-context`: the working directory's access for this run. */
   cwdContext?: CwdContext | undefined;
+  /** `--session-id`: when given, the config's `session_id:` is not the session to check. */
+  sessionId?: string | undefined;
 }
 
 /** A run ready to start with `startRun`. */
@@ -64,6 +67,9 @@ export async function prepareRun(
     env = await loadEnvFiles({ home: context.home, env: context.env });
   }
   const resolved = await resolveConfig(flags, { cwd: context.cwd, home: context.home, env });
+  if (flags.sessionId === undefined && resolved.config.session_id !== undefined) {
+    await checkConfigSession(resolved.config.session_id, resolved.path, context.home);
+  }
   const baseConfig = withBudgetFlags(withPersonasFlag(resolved.config, flags.personas), flags);
   const config = withCwdContext(baseConfig, flags.cwdContext ?? "off", context.cwd);
   return {
@@ -74,6 +80,35 @@ export async function prepareRun(
     warnings: resolved.warnings,
     ...chooseMode(config, flags),
   };
+}
+
+/**
+ * A `session_id:` key of the config must name a session in the registry: reported as the config
+ * key (not as `--session-id`, which was not given), with the most recent ids. A registry that
+ * cannot be read is left to the command that opens the session.
+ * @throws ConfigError for an unknown id.
+ */
+async function checkConfigSession(
+  id: string,
+  configPath: string | undefined,
+  home: string,
+): Promise<void> {
+  const { createSessionStore } = await import("../session/index.js");
+  const store = createSessionStore({ home });
+  let recent: string[];
+  try {
+    if (await store.get(id)) return;
+    recent = (await store.list()).slice(0, 5).map((session) => session.id);
+  } catch {
+    return;
+  }
+  throw new ConfigError(
+    `session_id: ${id} (in ${configPath ?? "the config"}): no such session in ${store.registryPath}; ` +
+      (recent.length === 0
+        ? "there are no sessions yet: remove session_id from the config to start one"
+        : `recent sessions: ${recent.join(", ")} (coord --list-sessions shows all)`),
+    { ...(configPath !== undefined ? { file: configPath } : {}), path: "session_id" },
+  );
 }
 
 /** What a command knows about its run log: from its flags and its IO. */

@@ -20,6 +20,11 @@ export interface RunFlags extends BudgetFlags {
   coordinationMode?: string | undefined;
   /** `--personas MODE`: a diversity mode, or `off`. */
   personas?: string | undefined;
+  /**
+   * `--output-file PATH`: where each final answer is also written, in every mode
+   * (src/commands/output-file.ts says what the file holds in each).
+   */
+  outputFile?: string | undefined;
 }
 
 /** A config ready to run, with where it came from and what to warn about. */
@@ -102,6 +107,24 @@ export async function quickSetup(flags: {
     flags = { ...flags, model: defaultLocalModelPath() };
   }
   return { config: config.quickSetupConfig(flags), path: undefined, warnings: [] };
+}
+
+/**
+ * Whether a `--single-agent VALUE` given without a question names an agent of the config the
+ * flags select (issue 31: `coord --single-agent "go"` asks "go" when no agent is called `go`).
+ * A config that cannot be loaded counts as naming it: the run then reports that error itself.
+ */
+export async function namesConfigAgent(
+  flags: RunFlags,
+  id: string,
+  context: { cwd: string; home: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<boolean> {
+  try {
+    const { config } = await resolveConfig(flags, context);
+    return config.agents.some((agent) => agent.id === id);
+  } catch {
+    return true;
+  }
 }
 
 /** The mode and the agents (by index) that take part. */
