@@ -157,4 +157,50 @@ describe("coord --validate", () => {
       },
     ]);
   });
+
+  test("MassGen keys say why, a misplaced key and reasoning.summary on Chat Completions are named", async () => {
+    const sandbox = await makeSandbox();
+    await writeFile(
+      join(sandbox.cwd, "mg.yaml"),
+      [
+        "agents:",
+        "  - id: writer",
+        "    append_system_prompt: Be brief.",
+        "    backend:",
+        "      type: claude_code",
+        "      upload_files: [{file_search: docs/a.pdf}]",
+        "  - id: fast",
+        "    backend:",
+        "      type: groq",
+        "      model: m",
+        "      betas: [files-api-2025-04-14]",
+        "      reasoning: {effort: low, summary: auto}",
+        "orchestrator:",
+        "  dspy: {enabled: true}",
+        "",
+      ].join("\n"),
+    );
+    const result = await runCli(["--validate", "--json", "--config", "mg.yaml"], {
+      ...sandbox,
+      env: keys,
+    });
+    const report = JSON.parse(result.stdout) as {
+      valid: boolean;
+      warnings: { kind: string; key: string; message: string }[];
+    };
+    expect(result.code).toBe(0);
+    expect(report.warnings.map((warning) => [warning.kind, warning.key])).toEqual([
+      ["unknown", "agents[0].append_system_prompt"],
+      ["unsupported", "agents[0].backend.upload_files"],
+      ["not-needed", "agents[1].backend.betas"],
+      ["unread", "agents[1].backend.reasoning.summary"],
+      ["unsupported", "orchestrator.dspy"],
+    ]);
+    expect(report.warnings[0]?.message).toMatch(
+      /did you mean agents\[0\]\.backend\.append_system_prompt\?$/,
+    );
+    expect(report.warnings[3]?.message).toMatch(
+      /`groq` cannot send reasoning\.summary: Chat Completions has no reasoning summary/,
+    );
+  });
 });
