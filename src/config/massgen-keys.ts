@@ -2,7 +2,8 @@
  * Why coord does not read a key that MassGen configs write (issue "No silent drops"): every key
  * of a config is either used or warned about once, with the reason — not supported in coord, not
  * needed in coord, or use another key instead. Keys in neither the schema nor this table are
- * `unknown key` warnings (with a "did you mean" when a known key is close).
+ * `unknown key` warnings (with a "did you mean" when a known key is close, or declared one level
+ * down or up); a MassGen key written one level off gets the reason of where MassGen reads it.
  *
  * Sources: MassGen's `massgen/backend/_excluded_params.py`, its YAML reference
  * (`docs/source/reference/yaml_schema.rst`) and its example configs.

@@ -1,7 +1,8 @@
 /**
  * Every key of a config that coord will not read, each with why (issue "No silent drops"): keys
  * the schema does not declare (MassGen's, with their reason from `./massgen-keys.ts`, or unknown,
- * with a "did you mean" when a declared key is close), and backend keys that the agent's backend
+ * with a "did you mean" when a declared key is close or the key is declared one level down or
+ * up), and backend keys (or, for `reasoning.summary`, a part of one) that the agent's backend
  * type does not read (`./backend-key-support.ts`). The loader warns once per key, with its
  * position, and does not expand `${VAR}` inside them.
  */
