@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "node:http";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -18,6 +19,10 @@ const THREE_AGENTS = new URL(
   "./fixtures/logs/runs/log_20261121_095544_three_agents",
   import.meta.url,
 ).pathname;
+
+/** Where the screenshots go (looked at by whoever changes the viewer's screen). */
+const SCREENSHOTS = join(tmpdir(), "coord-viewer-web-screenshots");
+await mkdir(SCREENSHOTS, { recursive: true });
 
 let server: ChildProcess | undefined;
 let browser: Browser | undefined;
@@ -135,15 +140,24 @@ describe.runIf(existsSync(CHROMIUM))("coord viewer --web in Chromium", () => {
     });
     await page.goto(url);
     expect(await page.title()).toBe("coord viewer · log_20261121_095544_three_agents");
-    const screen = await waitForTerminal(page, "replay finished");
+    // Instant: the first frame the page shows is the whole run, no replay before it.
+    const screen = await waitForTerminal(page, "coord viewer · ");
+    expect(screen).toContain("replay finished");
+    expect(screen).not.toContain("replaying");
     expect(await page.locator(".xterm").count()).toBe(1);
     expect(screen).toContain(
       "coord viewer · log_20261121_095544_three_agents · turn 1 of 1 · attempt 1 of 1",
     );
     expect(screen).toContain("Winner alice");
-    for (const agent of ["alice", "bob", "carol"]) expect(screen).toContain(agent);
+    expect(screen).toContain("╭─ alice · planner-large · wrote the final answer · ★ winner ─");
+    expect(screen).toContain("╭─ bob · fast-small · voted for alice ─");
+    expect(screen).toContain("╭─ carol · fast-small · voted for alice ─");
+    expect(screen).toContain('⚙ web_search {"query":"capital of France"}');
+    expect(screen).toContain("✓ voted for alice (agent1.1): “More complete.”");
+    expect(screen).toContain("── Final answer · alice (agent1.final) ──");
     expect(screen).toContain("The capital of France is Paris.");
     expect(screen).toContain("q quit");
+    await page.screenshot({ path: join(SCREENSHOTS, "viewer-web-instant.png") });
 
     await page.keyboard.press("q");
     await page.waitForFunction(
