@@ -20,6 +20,8 @@ interface Manifest {
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 }
 
+const OPTIONAL_PEERS = ["@anthropic-ai/claude-agent-sdk", "node-llama-cpp"];
+
 let files: string[];
 
 beforeAll(() => {
@@ -99,9 +101,25 @@ describe("the npm package", () => {
     expect([...undeclared]).toEqual([]);
   });
 
+  it("the optional peers are only ever imported lazily, so a chunk loads without them", () => {
+    // A static import of an optional peer anywhere in the bundle would fail with Node's
+    // ERR_MODULE_NOT_FOUND when the chunk loads, before the backend could name the package.
+    const staticImports: string[] = [];
+    for (const path of files.filter((p) => p.startsWith("dist/bin/") && p.endsWith(".js"))) {
+      const code = readFileSync(join(root, path), "utf8");
+      for (const match of code.matchAll(
+        /^(?:import|export)\b[^;"']*?\bfrom\s*["']([^"']+)["']/gm,
+      )) {
+        if (OPTIONAL_PEERS.includes(packageOf(match[1]!)))
+          staticImports.push(`${path}: ${match[0]}`);
+      }
+    }
+    expect(staticImports).toEqual([]);
+  });
+
   it("the Claude Agent SDK and node-llama-cpp are optional peers, not dependencies", () => {
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Manifest;
-    for (const name of ["@anthropic-ai/claude-agent-sdk", "node-llama-cpp"]) {
+    for (const name of OPTIONAL_PEERS) {
       expect(manifest.dependencies).not.toHaveProperty(name);
       expect(manifest.peerDependencies).toHaveProperty(name);
       expect(manifest.peerDependenciesMeta[name]?.optional).toBe(true);
