@@ -158,6 +158,49 @@ describe.skipIf(!hasTmux())("the first run in a terminal", () => {
     expect(await tty.waitFor(/EXIT=\d+/)).toContain("EXIT=0");
   });
 
+  test("a custom team: the next agent's URL and model are hints (typing replaces, Enter takes them), a bad URL is refused in place, agents named by provider", async () => {
+    const box = await makeSandbox();
+    const tty = startCoord(box, "", { OPENAI_API_KEY: "sk-from-env" });
+    await tty.waitFor("How do you want to set up your team?", 30_000);
+    tty.keys("Enter"); // Start from a template
+    await tty.waitFor("Which template?");
+    tty.keys("Up", "Enter"); // Custom team, the last
+    await tty.waitFor("How many agents?");
+    tty.keys("Up", "Enter"); // 2 (from 3)
+    await tty.waitFor("Agent 1 of 2: which provider?");
+    tty.keys("Up", "Enter"); // OpenAI-compatible server, the last (from OpenAI, the first)
+    await tty.waitFor("Base URL of the server (with /v1)");
+    tty.type("localhost");
+    await tty.waitFor("Type a URL like http://localhost:8000/v1");
+    tty.keys("C-u");
+    tty.type("http://127.0.0.1:9/v1");
+    await tty.waitFor("Model name, as the server spells it");
+    tty.type("x");
+    await tty.waitFor("Agent 2 of 2: which provider?");
+    tty.keys("Up", "Enter");
+    await waitForCount(tty, "Base URL of the server (with /v1)", 2);
+    // Typing the URL again, as a user does: it replaces the hint (it was appended to pre-filled text).
+    tty.type("http://127.0.0.1:9/v1");
+    await waitForCount(tty, "Model name, as the server spells it", 2);
+    tty.keys("Enter"); // the hint: the previous agent's model
+    const shown = await tty.waitFor("Save it where?");
+    expect(shown).toContain("- id: compatible_2");
+    expect(shown).not.toContain("v1http");
+    tty.keys("Enter"); // As your default
+    await tty.waitFor("Saved ~/.config/coord/config.yaml.");
+    const text = await readFile(join(box.home, ".config", "coord", "config.yaml"), "utf8");
+    const { config } = parseConfigText(text, { env: {} });
+    expect(
+      config.agents.map((agent) => [agent.id, agent.backend.base_url, agent.backend.model]),
+    ).toEqual([
+      ["compatible_1", "http://127.0.0.1:9/v1", "x"],
+      ["compatible_2", "http://127.0.0.1:9/v1", "x"],
+    ]);
+    await tty.waitFor("Ask the team, or /help", 30_000);
+    tty.type("/quit");
+    expect(await tty.waitFor(/EXIT=\d+/)).toContain("EXIT=0");
+  });
+
   test("Ctrl+C while typing a key leaves no file, and exits 4", async () => {
     const box = await makeSandbox();
     const tty = startCoord(box, '"a question"');
