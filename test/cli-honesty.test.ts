@@ -147,6 +147,40 @@ describe("smaller command-line fixes", () => {
   });
 });
 
+test("logs analyze --ui automation prints the automation lines on stdout, not the trace", async () => {
+  const box = await sandboxWithRun();
+  await writeFile(
+    join(box.cwd, "analyst.yaml"),
+    `agents:\n  - id: analyst\n    backend:\n      type: scripted\n      steps:\n        - answer: "A short report."\n`,
+  );
+  const result = await runCli(
+    ["logs", "analyze", "--mode", "self", "--config", "analyst.yaml", "--ui", "automation"],
+    box,
+  );
+  expect(result.code).toBe(0);
+  const dir = join(box.cwd, "agent_outputs", THREE);
+  const keys = result.stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => line.split(":")[0]);
+  expect(keys).toEqual([
+    "LOG_DIR",
+    "STATUS",
+    "QUESTION",
+    "WINNER",
+    "ANSWER_FILE",
+    "DURATION",
+    "COMPLETED",
+  ]);
+  expect(result.stdout).toContain(`LOG_DIR: ${join(dir, "analysis_logs")}`);
+  expect(result.stdout).toContain(`ANSWER_FILE: ${join(dir, "ANALYSIS_REPORT.md")}\n`);
+  expect(result.stdout).toContain("COMPLETED: true\n");
+  // No trace lines anywhere: stderr has only the command's own [system] lines.
+  expect(result.stderr).not.toContain("[analyst]");
+  expect(result.stderr).not.toContain("[orchestrator]");
+  expect(existsSync(join(dir, "ANALYSIS_REPORT.md"))).toBe(true);
+});
+
 describe("coord --web and the browser", () => {
   /** A fake browser ($BROWSER, which xdg-open runs without a desktop) that notes the URL. */
   async function browserEnv(home: string) {

@@ -61,7 +61,7 @@ describe("coord logs analyze --mode self", () => {
     const sandbox = await sandboxWithRuns(THREE, ERRORS);
     await writeFile(join(sandbox.cwd, "analysts.yaml"), ANALYSTS);
     const result = await runCli(
-      ["logs", "analyze", "--mode", "self", "--config", "analysts.yaml", "--ui", "automation"],
+      ["logs", "analyze", "--mode", "self", "--config", "analysts.yaml", "--ui", "rich_terminal"],
       sandbox,
     );
     expect(result.stderr).toContain(

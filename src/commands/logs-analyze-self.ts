@@ -6,7 +6,8 @@
  * quotes. Its own run is logged under `<log dir>/analysis_logs/` (so it never becomes "the most
  * recent run" of `coord logs`), unless its config turns logging off.
  *
- * `--ui automation`: plain trace lines on stderr; `rich_terminal` (default): the live status
+ * `--ui automation`: the `KEY: value` lines of `coord --automation` on stdout (ANSWER_FILE: the
+ * report), nothing else there; `rich_terminal` (default): the live status
  * block when stderr is a terminal, else trace lines; `webui`: the browser UI of `coord --web`
  * (docs/web.md) shows the analysis run, and stays up after it until Ctrl+C.
  */
@@ -35,6 +36,7 @@ import type { RunState } from "../session/index.js";
 import { readRunLog, writeFileAtomic } from "../store/index.js";
 import type { Tracing } from "../tracing/index.js";
 import {
+  createAutomationOutput,
   createLiveStatus,
   createTraceFormatter,
   oneLine,
@@ -156,6 +158,7 @@ async function analyzeTraced(context: {
         ...(display ? [(event: CoordEvent, state: RunState) => display.event(event, state)] : []),
       ],
     });
+    display?.started(handle.runDir, handle.logDir, where.attemptDir);
     if (web) served = await serveAnalysis(handle, where, options.web, io, interrupt);
     result = await handle.done;
   } finally {
@@ -187,6 +190,7 @@ async function analyzeTraced(context: {
     analysis_log_dir: result.logDir ?? null,
   };
   if (options.json) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else if (display?.automation) display.automation.end(state, { answerFile: reportPath });
   else if (answered) io.stdout.write(`${(state.finalAnswer ?? "").trimEnd()}\n`);
   if (answered) {
     io.stderr.write(`[system] Analysis report: ${relative(io.cwd, reportPath) || reportPath}\n`);
@@ -242,13 +246,30 @@ async function serveAnalysis(
 /** Characters of one progress line (the question quotes whole files: its line is cut). */
 const TRACE_LINE_CAP = 300;
 
-/** Progress on stderr: the live block on a terminal with rich_terminal, else trace lines. */
+/**
+ * Progress: with automation the `KEY: value` lines on stdout (src/ui/plain/automation.ts); else on
+ * stderr, the live block on a terminal with rich_terminal, else trace lines.
+ */
 function createDisplay(ui: "automation" | "rich_terminal", io: LogsIO) {
   const live = ui === "rich_terminal" && io.stderr.isTTY === true;
   const status = live ? createLiveStatus(io.stderr) : undefined;
   const lines = createTraceFormatter({ maxTextLength: 200 });
+  const automation = ui === "automation" ? createAutomationOutput(io.stdout) : undefined;
   return {
+    automation,
+    /** The analysis run has started: its log folders (undefined without a log). */
+    started(runDir: string | undefined, logDir: string | undefined, attemptDir: string) {
+      automation?.start({
+        logDir: runDir,
+        statusFile: logDir === undefined ? undefined : join(logDir, "status.json"),
+        question: `Analyse ${attemptDir}`,
+      });
+    },
     event(event: CoordEvent, state: RunState) {
+      if (automation) {
+        automation.event(event);
+        return;
+      }
       if (status) {
         if (event.type === "run-end") status.clear();
         else status.update(state);
