@@ -377,6 +377,33 @@ describe("the setup wizard", () => {
     ]);
   });
 
+  it("a custom team's second local agent takes the first one's file on Enter", async () => {
+    const model = join(root, "tiny.gguf");
+    await writeFile(model, "GGUF");
+    const { prompter, run } = wizard(
+      [
+        ask("select", "How do you want to set up your team?", "template"),
+        ask("select", "Which template?", "custom"),
+        ask("select", "How many agents?", 2),
+        ask("select", "Agent 1 of 2: which provider?", "local"),
+        ask("text", "Path of the GGUF model file", model),
+        ask("select", "Agent 2 of 2: which provider?", "local"),
+        ask("text", "Path of the GGUF model file", ""),
+        choose("Save it where?", "As your default"),
+      ],
+      { OPENAI_API_KEY: "k" },
+    );
+    const choice = await run;
+    prompter.assertDone();
+    const second = prompter.asked.filter((question) => question.message.startsWith("Path"))[1]!;
+    expect([second.initial, second.default]).toEqual([undefined, model]);
+    const { config } = parseConfigText(await readFile(choice.savedTo!, "utf8"), { env: {} });
+    expect(config.agents.map((agent) => [agent.id, agent.backend.model])).toEqual([
+      ["local_1", model],
+      ["local_2", model],
+    ]);
+  });
+
   it("the local template needs no key and asks for the file and the number of agents", async () => {
     const model = join(home, "m.gguf");
     await writeFile(model, "GGUF");
