@@ -178,6 +178,10 @@ function buildProgram(version: string): Command {
     )
     .option("--strict", "with --validate: warnings count as errors")
     .option(
+      "--offline",
+      "with --validate: check everything but API key presence (for CI without keys; unset key variables get placeholders)",
+    )
+    .option(
       "--json",
       "with a question: the run's result as one JSON object on stdout (answer, why it was degraded, winner, votes, agents, usage, cost, duration, log dir, session id), no progress; with --list-sessions: the sessions as JSON",
     )
@@ -250,6 +254,8 @@ Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
         };
         if (options.strict && !options.validate)
           throw new ConfigError("--strict goes with --validate: coord --validate --strict");
+        if (options.offline && !options.validate)
+          throw new ConfigError("--offline goes with --validate: coord --validate --offline");
         if (options.validate) {
           if (question !== undefined)
             throw new ConfigError(
@@ -261,6 +267,7 @@ Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
               config: options.config as string | undefined,
               json: options.json === true,
               strict: options.strict === true,
+              offline: options.offline === true,
             },
             io,
           );

@@ -16,6 +16,8 @@ export interface ValidateFlags {
   config?: string | undefined;
   json: boolean;
   strict: boolean;
+  /** `--offline`: unset API key variables get placeholders; key presence is not checked. */
+  offline?: boolean | undefined;
 }
 
 /**
@@ -39,6 +41,8 @@ export interface ValidationReport {
   config: string | null;
   valid: boolean;
   strict: boolean;
+  /** `--offline`: API key presence was not checked (./validate-offline.ts). */
+  offline: boolean;
   errors: ValidationFinding[];
   warnings: ValidationFinding[];
   agents: { id: string; type: string; model: string | null; ready: boolean }[];
@@ -58,7 +62,7 @@ export async function runValidate(flags: ValidateFlags, io: CommandIO): Promise<
     const counts = `${report.errors.length} error(s), ${report.warnings.length} warning(s)`;
     io.stdout.write(
       report.valid
-        ? `${report.config}: valid (${counts}; ${report.agents.length} agent(s) ready)\n`
+        ? `${report.config}: valid (${counts}; ${report.agents.length} agent(s) ready${report.offline ? "; --offline: API keys not checked" : ""})\n`
         : `${report.config ?? "config"}: not valid (${counts}${report.strict && report.errors.length === 0 ? ", --strict" : ""})\n`,
     );
   }
@@ -71,11 +75,15 @@ async function validate(flags: ValidateFlags, io: CommandIO): Promise<Validation
     config: flags.config ?? null,
     valid: false,
     strict: flags.strict,
+    offline: flags.offline === true,
     errors: [],
     warnings: [],
     agents: [],
   };
-  const env = await config.loadEnvFiles({ home: io.home, env: io.env });
+  let env: Readonly<Record<string, string | undefined>> = await config.loadEnvFiles({
+    home: io.home,
+    env: io.env,
+  });
   const configArg = flags.config ?? (await config.discoverConfig({ cwd: io.cwd, home: io.home }));
   if (configArg === undefined) {
     report.errors.push({ message: config.noConfigMessage() });
@@ -87,6 +95,10 @@ async function validate(flags: ValidateFlags, io: CommandIO): Promise<Validation
   let loaded;
   try {
     configPath = config.resolveConfigPath(configArg, io.cwd);
+    if (flags.offline) {
+      const { offlineEnv } = await import("./validate-offline.js");
+      env = await offlineEnv(env, config.resolveConfigPath(configArg, io.cwd));
+    }
     loaded = await config.loadConfigFile(configPath, {
       env,
       cwd: io.cwd,
