@@ -45,6 +45,17 @@ export interface ServeFlags {
   allowActingTeams?: boolean | undefined;
   /** `--max-in-flight N`: team runs at once; one more gets 503 with Retry-After. */
   maxInFlight?: number | undefined;
+  /** `--stream` (also `COORD_SERVER_STREAM=true`): answer `stream: true` with SSE, not 501. */
+  stream?: boolean | undefined;
+}
+
+/** `--stream`, or `COORD_SERVER_STREAM` set to `true`/`1`/`yes`/`on`. */
+export function streamingOn(
+  flags: Pick<ServeFlags, "stream">,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  const value = (env.COORD_SERVER_STREAM ?? "").toLowerCase();
+  return flags.stream === true || ["true", "1", "yes", "on"].includes(value);
 }
 
 /** Default bind address and port (spec section 8). */
@@ -140,6 +151,7 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     teamsDir: consent.teamsDir,
     allowActingTeams: consent.allowActing,
     maxInFlight: flags.maxInFlight,
+    stream: streamingOn(flags, env),
     signal: shutdown.signal,
     cliArgs: io.argv,
     onLog: log,

@@ -73,6 +73,10 @@ export function addServeCommand(program: Command, version: string): void {
       "team runs at once; one more gets 503 with Retry-After (default 64)",
       positiveInteger("--max-in-flight"),
     )
+    .option(
+      "--stream",
+      "answer stream: true with Server-Sent Events (trace, then the answer; COORD_SERVER_STREAM) instead of 501",
+    )
     .addHelpText(
       "after",
       `
@@ -106,6 +110,7 @@ Example:
           teams: options.teams as string | undefined,
           allowActingTeams: options.allowActingTeams === true,
           maxInFlight: options.maxInFlight as number | undefined,
+          stream: options.stream === true,
         },
         {
           stderr: process.stderr,

@@ -6,8 +6,9 @@
  * - `GET /v1/models` → the served team as one model (without a server config: the built-in
  *   examples that do not act, as `@examples/NAME`, and the `--teams` folder's files, as
  *   `path:FILE`); `GET /v1/models/{id}` → one of them (404 `model_not_found` otherwise);
- * - `POST /v1/chat/completions` → one team run per request (non-streaming), at most
- *   `maxInFlight` at once (one more: 503 `server_busy` with `Retry-After`);
+ * - `POST /v1/chat/completions` → one team run per request, at most `maxInFlight` at once (one
+ *   more: 503 `server_busy` with `Retry-After`); `stream: true` is a 501 unless `stream` is on
+ *   (`coord serve --stream`: Server-Sent Events, `./chat-stream.ts`);
  * - everything else → 404 (405 for a known path with the wrong method), always in the
  *   OpenAI error shape `{"error": {message, type, param, code}}`.
  *
@@ -33,7 +34,10 @@ import { redact } from "../redact.js";
 import type { RunState } from "../session/index.js";
 import type { RequestTrace, Tracing } from "../tracing/index.js";
 import { ApiError } from "./api-error.js";
-import { runChatCompletion } from "./chat-completion.js";
+import { type CompletionContext, runChatCompletion } from "./chat-completion.js";
+import { DEFAULT_KEEP_ALIVE_MS, streamChatCompletion } from "./chat-stream.js";
+import { systemClock, type Clock } from "../clock.js";
+import { withGeneration } from "./generation-override.js";
 import { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 import {
   bearerAuth,
@@ -92,6 +96,12 @@ export interface AppOptions {
    * Default {@link DEFAULT_MAX_IN_FLIGHT}.
    */
   maxInFlight?: number | undefined;
+  /** `--stream`: answer `stream: true` with Server-Sent Events; default false (a 501). */
+  stream?: boolean | undefined;
+  /** Silence in a streamed answer before a `: keep-alive` comment, ms; default 15000. */
+  keepAliveMs?: number | undefined;
+  /** Time for the keep-alive sleeps; default the system clock. */
+  clock?: Clock | undefined;
   /** Aborting it stops every run in flight (they answer 503): shutdown past its grace period. */
   signal?: AbortSignal;
   /** Epoch ms; default `Date.now`. */
@@ -293,8 +303,14 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
         ),
     }),
     async (c) => {
-      const request = readChatRequest(parseJsonBody(await c.req.text()));
-      const team = options.team ?? (await routedTeam(request.model));
+      const request = readChatRequest(parseJsonBody(await c.req.text()), {
+        stream: options.stream === true,
+      });
+      const routed = options.team ?? (await routedTeam(request.model));
+      // The request's temperature, max_tokens, stop: for this run's agents only.
+      const { generation } = request.options;
+      const config = withGeneration(routed.config, routed.agentIndexes, generation, options.env);
+      const team = { ...routed, config };
       // Runs are capped, not requests: a client still sending its body holds no run slot.
       if (inFlight >= maxInFlight) {
         c.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
@@ -308,10 +324,15 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
         );
       }
       inFlight++;
+      let held = false;
       try {
-        return await chatCompletion(c, request, team);
+        if (!request.stream) return await chatCompletion(c, request, team);
+        // A streamed run holds its slot until the stream ends, not until its headers are sent.
+        const response = chatStream(c, request, team, () => inFlight--);
+        held = true;
+        return response;
       } finally {
-        inFlight--;
+        if (!held) inFlight--;
       }
     },
   );
@@ -322,12 +343,50 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     request: ChatRequest,
     team: ServedTeam,
   ): Promise<Response> {
+    const { body, logDir } = await runChatCompletion(team, request, completionContext(c, team));
+    if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
+    return c.json(body);
+  }
+
+  /** Runs one chat completion as Server-Sent Events; `release` frees its slot at the end. */
+  function chatStream(
+    c: Context<Env>,
+    request: ChatRequest,
+    team: ServedTeam,
+    release: () => void,
+  ): Response {
+    const id = c.get("requestId");
+    return streamChatCompletion(
+      (onLine, gone) =>
+        runChatCompletion(team, request, { ...completionContext(c, team, gone), onLine }),
+      {
+        model: team.id,
+        created: Math.floor(now() / 1000),
+        includeUsage: request.includeUsage,
+        keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+        clock: options.clock ?? systemClock,
+        onError: (error) => {
+          const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+          onLog?.(`${id} streamed run failed: ${message}`);
+        },
+        onEnd: release,
+      },
+    );
+  }
+
+  /** What a run needs from the server; `gone` also stops it (a streaming client went away). */
+  function completionContext(
+    c: Context<Env>,
+    team: ServedTeam,
+    gone?: AbortSignal,
+  ): CompletionContext {
     const id = c.get("requestId");
     const signals = [c.req.raw.signal];
+    if (gone) signals.push(gone);
     if (options.signal) signals.push(options.signal);
     if (options.requestTimeoutMs !== undefined)
       signals.push(AbortSignal.timeout(options.requestTimeoutMs));
-    const { body, logDir } = await runChatCompletion(team, request, {
+    return {
       env: options.env,
       cwd: options.cwd,
       logRoot: options.logRoot,
@@ -341,9 +400,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       runTrace: c
         .get("requestTrace")
         ?.startRun({ includeContent: team.config.tracing.include_content }),
-    });
-    if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
-    return c.json(body);
+    };
   }
 
   async function routedTeam(model: string | undefined): Promise<ServedTeam> {
@@ -395,7 +452,8 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
  */
 export async function redactBody(c: Context): Promise<void> {
   const type = c.res.headers.get("content-type") ?? "";
-  if (c.res.body === null || !/json|text/i.test(type)) return;
+  // An event stream redacts each event as it is sent (`./chat-stream.ts`): never buffer it.
+  if (c.res.body === null || !/json|text/i.test(type) || /event-stream/i.test(type)) return;
   const text = await c.res.text();
   const headers = new Headers(c.res.headers);
   headers.delete("content-length");

@@ -16,7 +16,6 @@ import { failureLine, traceSubscriber } from "../ui/plain/index.js";
 import { ApiError } from "./api-error.js";
 import type { ChatRequest } from "./chat-request.js";
 import type { ServedTeam } from "./served-team.js";
-import { withGeneration } from "./generation-override.js";
 import { formatInstruction, structuredAnswer } from "./structured-output.js";
 
 /** `usage` of a response; tokens. */
@@ -65,6 +64,8 @@ export interface CompletionContext {
   signal: AbortSignal;
   /** Epoch ms. */
   now: () => number;
+  /** Called with each trace line as the run goes (streaming). */
+  onLine?: ((line: string) => void) | undefined;
   /** Called with each trace line when `debug` is on. */
   onTrace?: ((line: string) => void) | undefined;
   /** Called once the run ended, with its final state (observability, tests). */
@@ -84,8 +85,7 @@ export interface CompletionResult {
 
 /**
  * Runs the team on the request and builds the response.
- * @throws ApiError 400 when a generation parameter of the request reaches no agent
- *   (`./generation-override.ts`); 502 when `response_format` asked for JSON and the final answer
+ * @throws ApiError 502 when `response_format` asked for JSON and the final answer
  *   is not (`./structured-output.ts`); 500 when the team cannot be set up (a missing key, an unusable backend) or
  *   every agent failed (the message lists the agents' errors); 504 when the run timed out
  *   without an answer (the config's orchestrator timeout or the server's request timeout); 503
@@ -97,15 +97,14 @@ export async function runChatCompletion(
   context: CompletionContext,
 ): Promise<CompletionResult> {
   const lines: string[] = [];
-  const { responseFormat, generation } = request.options;
-  const config = withGeneration(team.config, team.agentIndexes, generation, context.env);
+  const { responseFormat } = request.options;
   const system = [request.systemMessage, responseFormat && formatInstruction(responseFormat)]
     .filter((part) => part !== undefined)
     .join("\n\n");
   let handle: RunHandle;
   try {
     handle = await startRun({
-      config,
+      config: team.config,
       mode: team.mode,
       agentIndexes: team.agentIndexes,
       question: request.question,
@@ -130,7 +129,10 @@ export async function runChatCompletion(
             ),
       signal: context.signal,
       subscribers: [
-        traceSubscriber((line) => lines.push(line)),
+        traceSubscriber((line) => {
+          lines.push(line);
+          context.onLine?.(line);
+        }),
         ...(context.runTrace ? [context.runTrace.subscriber] : []),
       ],
     });

@@ -20,6 +20,8 @@ describe("reserved keys in a chat request body", () => {
       question: "hi",
       history: [],
       systemMessage: undefined,
+      stream: false,
+      includeUsage: false,
       options: { responseFormat: undefined, generation: {} },
     });
     expect(({} as Record<string, unknown>).x).toBeUndefined();

@@ -18,6 +18,10 @@ export interface ChatRequest {
   history: HistoryTurn[];
   /** The system (and `developer`) messages joined by blank lines; undefined when none. */
   systemMessage: string | undefined;
+  /** `stream: true` (only where the server streams; else a 501). */
+  stream: boolean;
+  /** `stream_options.include_usage`: a streamed answer ends with a usage chunk. */
+  includeUsage: boolean;
   /** `response_format` and the generation parameters (`./request-options.ts`). */
   options: RequestOptions;
 }
@@ -59,20 +63,25 @@ export function parseJsonBody(text: string): Record<string, unknown> {
 /**
  * Checks a parsed body and extracts the question, history, system message and the optional
  * fields coord serves ({@link readRequestOptions}; the ones it cannot serve are refused there).
- * @throws ApiError 501 `streaming_not_supported` for `stream: true` (spec section 7); 400 for a
+ * @param server.stream the server streams (`coord serve --stream`)
+ * @throws ApiError 501 `streaming_not_supported` for `stream: true` unless `server.stream` (spec
+ *   section 7); 400 for a
  *   `model` or `stream` of the wrong type, missing or empty `messages`, a message without `role`
  *   or `content`, an unknown role, content that is neither a string nor an array of text parts,
  *   no user message, an empty question, or anything but system messages after the question;
  *   400 from {@link readRequestOptions} (`tools`, `n > 1`, … refused; a bad `response_format`).
  */
-export function readChatRequest(body: Record<string, unknown>): ChatRequest {
+export function readChatRequest(
+  body: Record<string, unknown>,
+  server: { stream?: boolean } = {},
+): ChatRequest {
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== "boolean") {
     throw invalidRequest("stream must be a boolean", "stream", "invalid_type");
   }
-  if (body.stream === true) {
+  if (body.stream === true && server.stream !== true) {
     throw new ApiError(
       501,
-      "streaming is not supported by coord serve: send stream: false (or omit it) and read the whole answer at once",
+      "streaming is not supported by coord serve: send stream: false (or omit it) and read the whole answer at once; the operator can turn streaming on with coord serve --stream",
       { type: "invalid_request_error", param: "stream", code: "streaming_not_supported" },
     );
   }
@@ -141,6 +150,8 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     question,
     history,
     systemMessage: system === "" ? undefined : system,
+    stream: body.stream === true,
+    includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
     options,
   };
 }
