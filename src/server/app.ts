@@ -28,9 +28,9 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId, type RequestIdVariables } from "hono/request-id";
-import { cors } from "hono/cors";
 import { basename } from "node:path";
 import { redact } from "../redact.js";
+import { browserGuards } from "./browser-guards.js";
 import type { RunState } from "../session/index.js";
 import type { RequestTrace, Tracing } from "../tracing/index.js";
 import { ApiError } from "./api-error.js";
@@ -44,8 +44,12 @@ import {
   CLIENT_GONE_STATUS,
   isClientGone,
   isJsonContentType,
+  methodNotAllowed,
+  redactBody,
   sendError,
 } from "./http-guards.js";
+
+export { redactBody };
 import { quietExamples, teamFiles, teamForModel, type ServedTeam } from "./served-team.js";
 
 /** Default cap on a request body: 1 MiB. */
@@ -138,9 +142,6 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   let quiet: Promise<string[]> | undefined;
 
   const onLog = options.onLog && ((line: string) => options.onLog!(redact(line)));
-  const corsOrigins = options.corsOrigins ?? [];
-  const anyOrigin = corsOrigins.includes("*");
-  const originAllowed = (origin: string) => anyOrigin || corsOrigins.includes(origin);
 
   app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
   app.use(async (c, next) => {
@@ -154,31 +155,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       );
     }
   });
-  app.use(async (c, next) => {
-    const origin = c.req.header("origin");
-    if (origin !== undefined && !originAllowed(origin)) {
-      return sendError(
-        c,
-        new ApiError(
-          403,
-          `requests from web pages at ${JSON.stringify(origin)} are not allowed: start coord serve with --cors-origin ${origin} to allow that origin`,
-          { code: "origin_not_allowed" },
-        ),
-      );
-    }
-    await next();
-  });
-  if (corsOrigins.length > 0) {
-    app.use(
-      cors({
-        origin: anyOrigin ? "*" : [...corsOrigins],
-        allowMethods: ["GET", "POST", "OPTIONS"],
-        allowHeaders: ["authorization", "content-type", "x-request-id"],
-        exposeHeaders: ["x-request-id", "x-coord-log-dir"],
-        maxAge: 600,
-      }),
-    );
-  }
+  for (const guard of browserGuards(options.corsOrigins ?? [])) app.use(guard);
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       // The client's copy loses the network addresses (sendError); the log keeps them.
@@ -425,15 +402,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     ["/v1/models/:id{.+}", "GET"],
     ["/health", "GET"],
   ] as const) {
-    app.all(path, (c) => {
-      c.header("allow", allowed);
-      return sendError(
-        c,
-        new ApiError(405, `${c.req.method} ${c.req.path} is not allowed: use ${allowed}`, {
-          code: "method_not_allowed",
-        }),
-      );
-    });
+    app.all(path, (c) => methodNotAllowed(c, allowed));
   }
 
   return Object.assign(app, {
@@ -443,21 +412,4 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       },
     },
   });
-}
-
-/**
- * Passes a response's JSON or text body through the process's one redactor (`src/redact.ts`).
- * Any Hono app of coord's (the web UI's too) should call it on every response, as this app's
- * outermost middleware does: `app.use(async (c, next) => { await next(); await redactBody(c); })`.
- */
-export async function redactBody(c: Context): Promise<void> {
-  const type = c.res.headers.get("content-type") ?? "";
-  // An event stream redacts each event as it is sent (`./chat-stream.ts`): never buffer it.
-  if (c.res.body === null || !/json|text/i.test(type) || /event-stream/i.test(type)) return;
-  const text = await c.res.text();
-  const headers = new Headers(c.res.headers);
-  headers.delete("content-length");
-  const response = new Response(redact(text), { status: c.res.status, headers });
-  c.res = undefined;
-  c.res = response;
 }

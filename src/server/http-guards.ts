@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { redact } from "../redact.js";
 import { ApiError, withoutAddresses } from "./api-error.js";
 
 /**
@@ -47,6 +48,17 @@ export function sendError(c: Context, error: ApiError): Response {
   return c.json(body, error.status as ContentfulStatusCode);
 }
 
+/** A 405 `method_not_allowed` with `Allow: <allowed>`, for a known path asked with another method. */
+export function methodNotAllowed(c: Context, allowed: string): Response {
+  c.header("allow", allowed);
+  return sendError(
+    c,
+    new ApiError(405, `${c.req.method} ${c.req.path} is not allowed: use ${allowed}`, {
+      code: "method_not_allowed",
+    }),
+  );
+}
+
 /** Middleware: `Authorization: Bearer <key>`, compared in constant time (401 otherwise). */
 export function bearerAuth(apiKey: string) {
   const expected = createHash("sha256").update(apiKey).digest();
@@ -70,4 +82,21 @@ export function bearerAuth(apiKey: string) {
     }
     await next();
   };
+}
+
+/**
+ * Passes a response's JSON or text body through the process's one redactor (`src/redact.ts`).
+ * Any Hono app of coord's (the web UI's too) should call it on every response, as this app's
+ * outermost middleware does: `app.use(async (c, next) => { await next(); await redactBody(c); })`.
+ */
+export async function redactBody(c: Context): Promise<void> {
+  const type = c.res.headers.get("content-type") ?? "";
+  // An event stream redacts each event as it is sent (`./chat-stream.ts`): never buffer it.
+  if (c.res.body === null || !/json|text/i.test(type) || /event-stream/i.test(type)) return;
+  const text = await c.res.text();
+  const headers = new Headers(c.res.headers);
+  headers.delete("content-length");
+  const response = new Response(redact(text), { status: c.res.status, headers });
+  c.res = undefined;
+  c.res = response;
 }
