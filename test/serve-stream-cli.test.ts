@@ -50,6 +50,9 @@ describe("coord serve --stream (the built CLI)", () => {
     ["COORD_SERVER_STREAM=true", [], { COORD_SERVER_STREAM: "true" }],
   ])("%s: the openai client streams the trace, then the answer and usage", async (_, args, env) => {
     const client = await start(args, env);
+    expect(serve!.stderr()).toContain(
+      "streaming: on (stream: true answered as Server-Sent Events)",
+    );
     const stream = await client.chat.completions.create({
       model: "coord",
       messages,
@@ -75,6 +78,7 @@ describe("coord serve --stream (the built CLI)", () => {
 
   test("without --stream: the spec's 501, one request", async () => {
     const client = await start([]);
+    expect(serve!.stderr()).toContain("streaming: off (stream: true is a 501");
     const caught = await client.chat.completions
       .create({ model: "coord", messages, stream: true })
       .then(

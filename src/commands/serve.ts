@@ -136,6 +136,7 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
   const logRoot = flags.logs ? defaultLogRoot(env, io.cwd) : undefined;
   const timeouts = server.serverTimeoutsFromEnv(env);
   const shutdown = new AbortController();
+  const stream = streamingOn(flags, env);
   const app = server.createApp({
     team,
     env,
@@ -151,7 +152,7 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     teamsDir: consent.teamsDir,
     allowActingTeams: consent.allowActing,
     maxInFlight: flags.maxInFlight,
-    stream: streamingOn(flags, env),
+    stream,
     signal: shutdown.signal,
     cliArgs: io.argv,
     onLog: log,
@@ -175,6 +176,7 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
       exposed,
       tracing: tracing?.destination,
       consent,
+      stream,
     }),
   );
 
@@ -235,6 +237,8 @@ function banner(context: {
   /** Reachable from other machines without a key: the banner warns. */
   exposed: boolean;
   consent: Consent;
+  /** `--stream`: `stream: true` answered with Server-Sent Events. */
+  stream: boolean;
 }): string {
   const { team, io } = context;
   const local =
@@ -264,7 +268,8 @@ function banner(context: {
     `  acting:    ${context.consent.allowActing ? "allowed (--allow-acting-teams): teams may run commands, write files and start MCP servers here" : "refused: no team that runs commands, writes files or starts MCP servers (--allow-acting-teams)"}`,
   );
   lines.push(
-    `  endpoints: GET /health, GET /v1/models, POST /v1/chat/completions (OpenAI base URL ${local}/v1)`,
+    `  endpoints: GET /health, GET /v1/models[/{id}], POST /v1/chat/completions (OpenAI base URL ${local}/v1)`,
+    `  streaming: ${context.stream ? "on (stream: true answered as Server-Sent Events)" : "off (stream: true is a 501; --stream or COORD_SERVER_STREAM=true)"}`,
     `  auth:      ${context.apiKey ? "Authorization: Bearer <COORD_SERVER_API_KEY> on /v1/*" : "none (set COORD_SERVER_API_KEY to require a key)"}`,
     `  run logs:  ${context.logRoot ? `${relative(io.cwd, context.logRoot) || context.logRoot}/ (one per request)` : "off"}${context.settings.debug ? ", debug" : ""}`,
     `  tracing:   ${context.tracing ? `${context.tracing} (trace id in x-coord-trace-id)` : "off (--tracing or COORD_TRACING_ENABLED=true)"}`,
