@@ -98,3 +98,11 @@ describe("redactWrites", () => {
     expect(chunks.join("")).toBe(`key ${REDACTED}\né ${REDACTED}\n`);
   });
 });
+
+test("prose after an api_key: label is not taken for a key; a key-shaped value still is", () => {
+  const message =
+    "agents[0].backend.api_key: environment variable MY_API_KEY is not set; x-api-key: abcd1234efgh";
+  expect(redact(message)).toBe(
+    "agents[0].backend.api_key: environment variable MY_API_KEY is not set; x-api-key: <redacted>",
+  );
+});

@@ -37,9 +37,12 @@ const SECRET_ENV_NAME =
 /** Values that look like credentials wherever they appear. */
 const SECRET_SHAPE =
   /\b(?:sk-[A-Za-z0-9_-]{8,}|sk_[A-Za-z0-9]{16,}|xai-[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z_-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|hf_[A-Za-z0-9]{20,}|glpat-[A-Za-z0-9_-]{16,}|gsk_[A-Za-z0-9]{20,}|pplx-[A-Za-z0-9]{20,}|r8_[A-Za-z0-9]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})|\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g;
-/** `x-api-key: VALUE`, `"api-key": "VALUE"`, `x-goog-api-key=VALUE`: the value of a key header. */
+/**
+ * `x-api-key: VALUE`, `"api-key": "VALUE"`, `x-goog-api-key=VALUE`: the value of a key header. The
+ * value must hold a digit, as every provider's keys do, so prose after `api_key:` stays readable.
+ */
 const KEY_HEADER =
-  /\b((?:x-goog-|x-)?api[-_]key\\?["']?\s*[:=]\s*\\?["']?)([A-Za-z0-9._~+/=-]{8,})/gi;
+  /\b((?:x-goog-|x-)?api[-_]key\\?["']?\s*[:=]\s*\\?["']?)((?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{8,})/gi;
 /** `${ENV_VAR}` or `$ENV_VAR`: a reference, not a secret; kept so the log says where keys came from. */
 const ENV_REFERENCE = /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/;
 
