@@ -63,7 +63,11 @@ function buildProgram(version: string): Command {
     )
     .option(
       "-m, --model <name>",
-      "quick setup: model name (for --backend local, a .gguf file; default: the shipped tiny story model)",
+      "quick setup: model name (for --backend local, a .gguf file; default: the shipped tiny story model; for a hosted provider, its first fast model, e.g. gpt-4o-mini)",
+    )
+    .option(
+      "--base-url <url>",
+      "quick setup against an OpenAI-compatible server (vLLM, Ollama, LM Studio, OpenRouter…): its API base URL; implies --backend chatcompletion",
     )
     .option(
       "-s, --system-message <text>",
@@ -295,6 +299,7 @@ Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
           config: options.config as string | undefined,
           backend: options.backend as string | undefined,
           model: options.model as string | undefined,
+          baseUrl: options.baseUrl as string | undefined,
           systemMessage: options.systemMessage as string | undefined,
           singleAgent: options.singleAgent as string | boolean | undefined,
           quick: options.quick as boolean | undefined,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../errors.js";
 import {
   checkFlagConflicts,
+  defaultModelOf,
   inferBackendType,
   parseBackendType,
   quickSetupConfig,
@@ -58,14 +59,35 @@ describe("quickSetupConfig", () => {
     );
   });
 
-  it("needs --model, except for scripted", () => {
-    expect(() => quickSetupConfig({ backend: "openai" })).toThrow(
-      "--backend openai needs --model NAME",
+  it("a hosted provider without --model gets its first fast model; the others need one", () => {
+    const model = (backend: string) => quickSetupConfig({ backend }).agents[0]?.backend.model;
+    expect(model("openai")).toBe("gpt-4o-mini");
+    expect(model("claude")).toBe("claude-haiku-4-5");
+    expect(model("gemini")).toBe("gemini-2.5-flash");
+    expect(defaultModelOf("chatcompletion")).toBeUndefined();
+    expect(defaultModelOf("azure_openai")).toBeUndefined();
+    expect(() => quickSetupConfig({ backend: "chatcompletion" })).toThrow(
+      "--backend chatcompletion needs --model NAME and --base-url URL",
     );
     expect(() => quickSetupConfig({ backend: "local" })).toThrow(
       "--backend local needs --model PATH.gguf",
     );
     expect(quickSetupConfig({ backend: "scripted" }).agents[0]?.backend.model).toBe("scripted");
+  });
+
+  it("--base-url alone means an OpenAI-compatible server; it still needs the model's name", () => {
+    const config = quickSetupConfig({ baseUrl: "http://127.0.0.1:8000/v1", model: "qwen" });
+    expect(config.agents[0]?.backend).toEqual({
+      type: "chatcompletion",
+      model: "qwen",
+      base_url: "http://127.0.0.1:8000/v1",
+    });
+    expect(() => quickSetupConfig({ baseUrl: "http://127.0.0.1:8000/v1" })).toThrow(
+      "--backend chatcompletion needs --model NAME",
+    );
+    expect(checkFlagConflicts({ config: "a.yaml", baseUrl: "http://x/v1" })).toEqual([
+      "--base-url is ignored with --config: the config file sets each agent's base_url",
+    ]);
   });
 
   it("infers the backend from the model name when --backend is omitted", () => {

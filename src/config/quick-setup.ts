@@ -5,6 +5,7 @@
 import { ConfigError } from "../errors.js";
 import { checkConfig } from "./check-config.js";
 import { defaultAgentId } from "./normalize-config.js";
+import { PROVIDERS } from "./providers.js";
 import { BACKEND_TYPES, ConfigSchema, type BackendType, type Config } from "./schema.js";
 
 /** The quick-setup flags as given on the command line (`undefined` = not given). */
@@ -15,8 +16,22 @@ export interface QuickSetupFlags {
   model?: string;
   /** `--system-message`: the agent's system prompt. */
   systemMessage?: string;
-  /** An API base URL for OpenAI-compatible backends. */
+  /** `--base-url`: the API base URL of an OpenAI-compatible server (implies `chatcompletion`). */
   baseUrl?: string;
+}
+
+/**
+ * The model quick setup uses when `--model` is not given: the first fast model of the hosted
+ * provider the backend speaks to (`gpt-4o-mini` for `openai`, `claude-haiku-4-5` for `claude`,
+ * `gemini-2.5-flash` for `gemini`, … — `PROVIDERS[].fastModels`); undefined for backends whose
+ * models depend on the server or deployment (`chatcompletion`, `azure_openai`, `local`, …).
+ */
+export function defaultModelOf(backend: BackendType): string | undefined {
+  const provider = PROVIDERS.find(
+    (entry) =>
+      entry.backend === backend && entry.baseUrl === undefined && backend !== "azure_openai",
+  );
+  return provider?.fastModels[0];
 }
 
 /**
@@ -56,19 +71,24 @@ export function quickSetupConfig(flags: QuickSetupFlags): Config {
   const backend =
     flags.backend !== undefined
       ? parseBackendType(flags.backend)
-      : flags.model !== undefined
-        ? inferBackendType(flags.model)
-        : undefined;
+      : flags.baseUrl !== undefined
+        ? "chatcompletion"
+        : flags.model !== undefined
+          ? inferBackendType(flags.model)
+          : undefined;
   if (backend === undefined) {
     throw new ConfigError(
       flags.model === undefined
-        ? "quick setup needs --backend TYPE and --model NAME"
-        : `cannot tell the backend of model ${JSON.stringify(flags.model)}: add --backend TYPE (one of ${BACKEND_TYPES.join(", ")})`,
+        ? "quick setup needs --backend TYPE (and --model NAME, or a server's --base-url)"
+        : `cannot tell the backend of model ${JSON.stringify(flags.model)}: add --backend TYPE (one of ${BACKEND_TYPES.join(", ")}), or --base-url URL for an OpenAI-compatible server`,
     );
   }
-  if (flags.model === undefined && backend !== "scripted") {
+  const model = flags.model ?? defaultModelOf(backend);
+  if (model === undefined && backend !== "scripted") {
     const what = backend === "local" ? "PATH.gguf" : "NAME";
-    throw new ConfigError(`--backend ${backend} needs --model ${what}`);
+    throw new ConfigError(
+      `--backend ${backend} needs --model ${what}${backend === "chatcompletion" && flags.baseUrl === undefined ? " and --base-url URL" : ""}`,
+    );
   }
   const config = ConfigSchema.parse({
     agents: [
@@ -76,7 +96,7 @@ export function quickSetupConfig(flags: QuickSetupFlags): Config {
         id: defaultAgentId(0),
         backend: {
           type: backend,
-          ...(flags.model === undefined ? {} : { model: flags.model }),
+          ...(model === undefined ? {} : { model }),
           ...(flags.baseUrl === undefined ? {} : { base_url: flags.baseUrl }),
         },
         ...(flags.systemMessage === undefined ? {} : { system_message: flags.systemMessage }),
@@ -110,6 +130,11 @@ export function checkFlagConflicts(flags: QuickSetupFlags & { config?: string })
   }
   if (flags.backend !== undefined) {
     warnings.push("--backend is ignored with --config: the config file sets each agent's backend");
+  }
+  if (flags.baseUrl !== undefined) {
+    warnings.push(
+      "--base-url is ignored with --config: the config file sets each agent's base_url",
+    );
   }
   return warnings;
 }

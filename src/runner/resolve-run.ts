@@ -13,6 +13,8 @@ export interface RunFlags extends BudgetFlags {
   config?: string | undefined;
   backend?: string | undefined;
   model?: string | undefined;
+  /** `--base-url URL`: quick setup against an OpenAI-compatible server (`chatcompletion`). */
+  baseUrl?: string | undefined;
   systemMessage?: string | undefined;
   /** `--single-agent [ID]`: `true` when given without an id. */
   singleAgent?: string | boolean | undefined;
@@ -50,12 +52,17 @@ export async function resolveConfig(
     ...(flags.config !== undefined ? { config: flags.config } : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
     ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
+    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     ...(flags.systemMessage !== undefined ? { systemMessage: flags.systemMessage } : {}),
   });
-  if (flags.config === undefined && (flags.backend !== undefined || flags.model !== undefined)) {
+  if (
+    flags.config === undefined &&
+    (flags.backend !== undefined || flags.model !== undefined || flags.baseUrl !== undefined)
+  ) {
     const quick = await quickSetup({
       ...(flags.backend !== undefined ? { backend: flags.backend } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
       ...(flags.systemMessage !== undefined ? { systemMessage: flags.systemMessage } : {}),
     });
     return { ...quick, warnings: [...warnings, ...quick.warnings] };
@@ -99,6 +106,7 @@ export async function loadNamedConfig(
 export async function quickSetup(flags: {
   backend?: string;
   model?: string;
+  baseUrl?: string;
   systemMessage?: string;
 }): Promise<ResolvedConfig> {
   const config = await import("../config/index.js");
