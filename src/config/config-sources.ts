@@ -17,6 +17,7 @@ import {
   listExamples,
   OTHER_EXAMPLES_LABEL,
 } from "./examples.js";
+import { userConfigDir } from "./discovery.js";
 import type { EnvRecord } from "./expand-env.js";
 import { parseConfigText } from "./load.js";
 
@@ -56,9 +57,9 @@ export interface ConfigCategory {
   entries: ConfigEntry[];
 }
 
-/** `~/.config/coord/agents/`, the user's own configs. */
+/** `~/.config/coord/agents/` (`$XDG_CONFIG_HOME/coord/agents/` when set), the user's own configs. */
 export function userConfigsDir(home: string): string {
-  return join(home, ".config", "coord", "agents");
+  return join(userConfigDir(home), "agents");
 }
 
 /**
