@@ -87,7 +87,7 @@ describe("memory sessions", () => {
     expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+STARTED\s+TURNS\s+STATUS\s+MODELS$/);
     expect(table.stdout).toMatch(
       new RegExp(
-        `${session!.id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+1\\s+completed\\s+scripted/scripted, scripted/scripted`,
+        `${session!.id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+1\\s+completed\\s+scripted/scripted ×2\\n`,
       ),
     );
 

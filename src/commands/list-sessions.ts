@@ -9,6 +9,7 @@
  */
 import { ConfigError } from "../errors.js";
 import { createSessionStore, type SessionRecord, SessionsFileError } from "../session/index.js";
+import { renderTable } from "../ui/plain/index.js";
 
 /**
  * Prints the sessions to `out`.
@@ -42,26 +43,43 @@ export async function listSessions(options: {
   return 0;
 }
 
-/** The sessions as an aligned text table with a header row. */
+/** Sessions the text table shows, newest first; `--json` lists every one. */
+export const MAX_SESSIONS_SHOWN = 20;
+
+/**
+ * The sessions as an aligned text table with a header row: the {@link MAX_SESSIONS_SHOWN} newest,
+ * then a line counting the older ones. A model used by several agents is named once, with its
+ * count (`openai/gpt-4o-mini ×3`).
+ */
 export function formatSessionTable(sessions: readonly SessionRecord[]): string {
-  const rows = [
-    ["ID", "STARTED", "TURNS", "STATUS", "MODELS"],
-    ...sessions.map((session) => [
+  const shown = sessions.slice(0, MAX_SESSIONS_SHOWN);
+  const table = renderTable(
+    [
+      { header: "ID" },
+      { header: "STARTED" },
+      { header: "TURNS" },
+      { header: "STATUS" },
+      { header: "MODELS" },
+    ],
+    shown.map((session) => [
       session.id,
       localTime(session.started_at),
       String(session.turns),
       session.status,
-      session.models.join(", "),
+      modelsText(session.models),
     ]),
-  ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
-        .join("  "),
-    )
-    .join("\n");
+  );
+  const older = sessions.length - shown.length;
+  return older > 0
+    ? `${table}\n… and ${older} older session${older === 1 ? "" : "s"} (coord --list-sessions --json lists every one)`
+    : table;
+}
+
+/** Each model once, in first-use order, with `×N` when several agents use it. */
+function modelsText(models: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const model of models) counts.set(model, (counts.get(model) ?? 0) + 1);
+  return [...counts].map(([model, n]) => (n > 1 ? `${model} ×${n}` : model)).join(", ");
 }
 
 /** `YYYY-MM-DD HH:MM` in local time from an ISO timestamp. */
