@@ -30,14 +30,7 @@ export function findUnknownKeys(
   path: KeyPath = [],
   above?: readonly string[],
 ): UnknownKey[] {
-  if (
-    schema instanceof z.ZodOptional ||
-    schema instanceof z.ZodNullable ||
-    schema instanceof z.ZodDefault ||
-    schema instanceof z.ZodPrefault ||
-    schema instanceof z.ZodReadonly ||
-    schema instanceof z.ZodCatch
-  ) {
+  if (isWrapper(schema)) {
     return findUnknownKeys(schema.def.innerType as z.ZodType, value, path, above);
   }
   if (schema instanceof z.ZodPipe)
@@ -89,18 +82,26 @@ function objectMembers(
   });
 }
 
+/** A schema that only wraps another (`.optional()`, `.default()`, …): its `def.innerType` is it. */
+function isWrapper(
+  schema: z.ZodType,
+): schema is
+  z.ZodOptional | z.ZodNullable | z.ZodDefault | z.ZodPrefault | z.ZodReadonly | z.ZodCatch {
+  return (
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodDefault ||
+    schema instanceof z.ZodPrefault ||
+    schema instanceof z.ZodReadonly ||
+    schema instanceof z.ZodCatch
+  );
+}
+
 /** The object schema inside optional / default / pipe / lazy wrappers, if that is what it is. */
 function innerObject(schema: z.ZodType): z.ZodObject | undefined {
   for (let depth = 0; depth < 8; depth++) {
     if (schema instanceof z.ZodObject) return schema;
-    if (
-      schema instanceof z.ZodOptional ||
-      schema instanceof z.ZodNullable ||
-      schema instanceof z.ZodDefault ||
-      schema instanceof z.ZodPrefault ||
-      schema instanceof z.ZodReadonly ||
-      schema instanceof z.ZodCatch
-    ) {
+    if (isWrapper(schema)) {
       schema = schema.def.innerType as z.ZodType;
     } else if (schema instanceof z.ZodPipe) schema = schema.def.in as z.ZodType;
     else if (schema instanceof z.ZodLazy) schema = schema.def.getter() as z.ZodType;
