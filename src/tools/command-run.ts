@@ -4,11 +4,14 @@
  * {@link MAX_COMMAND_OUTPUT} characters. Under bubblewrap (`--info-fd 3`), a watchdog counts the
  * processes of the sandbox's PID namespace every {@link WATCH_INTERVAL_MS} ms and kills the whole
  * sandbox when they exceed the process limit (a fork bomb): Linux does not enforce
- * `RLIMIT_NPROC` for root, so the count is the limit that holds for every user.
+ * `RLIMIT_NPROC` for root, so the count is the limit that holds for every user. Where a pids
+ * cgroup can be made (`./pids-cgroup.ts`), the kernel also stops forks at twice the limit, so a
+ * bomb cannot fill the machine's process table before the watchdog counts it.
  */
 import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { ToolError } from "./path-policy.js";
+import { createPidsCgroup, inCgroup } from "./pids-cgroup.js";
 
 /** Characters kept of each of stdout and stderr. */
 export const MAX_COMMAND_OUTPUT = 20_000;
@@ -47,7 +50,10 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     options.signal.throwIfAborted();
     const watched = options.maxProcesses !== undefined;
-    const child = spawn(options.argv[0]!, options.argv.slice(1), {
+    // The kernel's limit where a pids cgroup can be made; the watchdog's everywhere.
+    const cgroup = watched ? createPidsCgroup(2 * options.maxProcesses!) : undefined;
+    const argv = cgroup ? inCgroup(cgroup.dir, options.argv) : options.argv;
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: options.cwd,
       env: options.env,
       stdio: watched ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
@@ -84,6 +90,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandResult> {
       ended = true;
       clearTimeout(timer);
       stopWatch();
+      cgroup?.release();
       options.signal.removeEventListener("abort", onAbort);
     };
     child.on("error", (error) => {
