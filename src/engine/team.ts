@@ -59,8 +59,9 @@ export interface AgentState {
   /** Decomposition mode: other agents' answers it had seen when it last answered. */
   peerAnswersSeen: number;
   /**
-   * Voting mode: a new answer of its was refused as identical to a current one; it is told to vote
-   * for that answer in the same round, so deferral (step 5) no longer waits for it.
+   * Voting mode: it re-submitted a current answer word for word, heard as a vote for it (refused
+   * as stale when it had not seen that answer, so it votes again in the same round); deferral
+   * (step 5) no longer waits for its first answer.
    */
   refusedAsCopy?: boolean;
   /** Planning mode: its current plan (the structured form of its current answer). */
