@@ -4,7 +4,7 @@
  * past `pids.max` fail instead of filling the process table.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -20,14 +20,19 @@ const kernelCgroups = (() => {
 })();
 
 describe("pids cgroup", () => {
-  test("the command's shell joins the cgroup, then runs the command", () => {
+  test("the command's shell joins the cgroup, then runs the command; a gone process's are removed", () => {
     const root = mkdtempSync(join(tmpdir(), "coord-pids-"));
+    // Left by a coord process that is gone (pid 2^22 - 1 is above Linux's pid_max limit).
+    mkdirSync(join(root, "coord-4194303-1"));
+    mkdirSync(join(root, `coord-${process.ppid}-1`));
     const cgroup = createPidsCgroup(10, root)!;
     expect(readFileSync(join(cgroup.dir, "pids.max"), "utf8")).toBe("10");
     const [program, ...args] = inCgroup(cgroup.dir, ["/bin/sh", "-c", "echo ran"]);
     const result = spawnSync(program!, args, { encoding: "utf8" });
     expect(result.stdout).toBe("ran\n");
     expect(readFileSync(join(cgroup.dir, "cgroup.procs"), "utf8")).toMatch(/^\d+\n$/);
+    expect(existsSync(join(root, "coord-4194303-1"))).toBe(false);
+    expect(existsSync(join(root, `coord-${process.ppid}-1`))).toBe(true);
   });
 
   test.skipIf(!kernelCgroups)("forks past pids.max fail; the cgroup is removed after", async () => {

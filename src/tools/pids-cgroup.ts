@@ -6,7 +6,7 @@
  * before the watchdog of `./command-run.ts` (which kills the sandbox past the limit itself) has
  * counted them. Where no such cgroup can be made, the watchdog alone holds.
  */
-import { mkdirSync, rmdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
 
 /** The cgroup v1 `pids` hierarchy. */
 export const PIDS_ROOT = "/sys/fs/cgroup/pids";
@@ -26,6 +26,7 @@ let made = 0;
  */
 export function createPidsCgroup(maxTasks: number, root = PIDS_ROOT): PidsCgroup | undefined {
   if (available === false || process.platform !== "linux") return undefined;
+  if (made === 0) removeStale(root);
   const dir = `${root}/coord-${process.pid}-${++made}`;
   try {
     mkdirSync(dir);
@@ -36,7 +37,7 @@ export function createPidsCgroup(maxTasks: number, root = PIDS_ROOT): PidsCgroup
     return undefined;
   }
   available = true;
-  return { dir, release: () => releaseLater(dir, 20) };
+  return { dir, release: () => releaseLater(dir, 50) };
 }
 
 /**
@@ -50,7 +51,35 @@ export function inCgroup(dir: string, argv: readonly string[]): string[] {
 /** Removes the cgroup once its last task is gone (a killed sandbox takes a moment). */
 function releaseLater(dir: string, triesLeft: number): void {
   if (removeDir(dir) || triesLeft <= 0) return;
-  setTimeout(() => releaseLater(dir, triesLeft - 1), 100).unref();
+  setTimeout(() => releaseLater(dir, triesLeft - 1), 200).unref();
+}
+
+/**
+ * Removes the cgroups left by coord processes that are gone (one that exited before its last
+ * cgroup emptied): `coord-<pid>-<n>` whose process no longer exists. A cgroup that still holds
+ * tasks refuses removal and stays.
+ */
+function removeStale(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^coord-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    removeDir(`${root}/${name}`);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 function removeDir(dir: string): boolean {
