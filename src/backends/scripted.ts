@@ -7,6 +7,7 @@
  * Usable from YAML (`backend: {type: scripted, steps: [...]}`) for demos and end-to-end tests
  * without keys, and from code for engine tests and benchmarks.
  */
+import { contextOverflowOf } from "./context-length.js";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import type { ScriptedStep } from "../config/index.js";
@@ -142,11 +143,16 @@ export function createScriptedBackend(options: ScriptedBackendOptions): Scripted
     if (signal.aborted) throw signal.reason as Error;
     if (step.error !== undefined) {
       const status = step.error.status;
+      // Classified like a provider's message (`./context-length.ts`): an overflow is one here too.
+      const overflow = contextOverflowOf(step.error.message);
       throw new BackendError({
         message: step.error.message,
         provider: "scripted",
         ...(status !== undefined ? { status } : {}),
         retryable: step.error.retryable ?? (status !== undefined && isRetryableStatus(status)),
+        ...(overflow !== undefined
+          ? { kind: "context-length", contextWindow: overflow.contextWindow }
+          : {}),
       });
     }
     if (step.reasoning)

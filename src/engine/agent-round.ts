@@ -8,7 +8,8 @@ import type { Clock } from "../clock.js";
 import type { RoundOutcome } from "../events/index.js";
 import type { LocalTool, WorkspaceHooks } from "../tools/index.js";
 import type { Emitter } from "./emitter.js";
-import { contextWindowOf, fitAnswers, isContextLengthError } from "./context-fit.js";
+import { isContextLengthError } from "../backends/index.js";
+import { contextWindowOf, fitAnswers } from "./context-fit.js";
 import { callModel } from "./model-call.js";
 import { updateMessage, type VisibleAnswer } from "./prompts.js";
 import {

@@ -13,45 +13,21 @@
  * keep every answer whole. A round shortens at most twice (`MAX_CONTEXT_FITS`), so an identical
  * 400 is never retried blindly.
  */
+import { isContextLengthError } from "../backends/index.js";
 import type { VisibleAnswer } from "./prompts.js";
+
+/**
+ * The model's context window in tokens, when `error` is a context overflow that names it (the
+ * backends classify every provider's overflow: `BackendError.kind` `context-length`).
+ */
+export function contextWindowOf(error: unknown): number | undefined {
+  return isContextLengthError(error) ? error.contextWindow : undefined;
+}
 
 /** Characters per token assumed when fitting answers into a window (cautious for English). */
 export const CHARS_PER_TOKEN = 3;
 /** The least an answer is cut to (characters). */
 export const MIN_ANSWER_CHARS = 200;
-
-const CONTEXT_PATTERN =
-  /context[_ ]length|maximum context|context window|prompt is too long|too many tokens|exceeds? the (?:maximum|model'?s?) (?:number of tokens|context)|input is too long|reduce the length/i;
-
-/**
- * True when `error` says the prompt exceeds the model's context: a `BackendError` of kind
- * `context-length`, or a provider message that says so (OpenAI `context_length_exceeded`,
- * Anthropic "prompt is too long", Gemini "exceeds the maximum number of tokens", vLLM "maximum
- * context length").
- */
-export function isContextLengthError(error: unknown): boolean {
-  if (error === null || typeof error !== "object") return false;
-  const fields = error as { kind?: unknown; message?: unknown; status?: unknown };
-  if (fields.kind === "context-length") return true;
-  if (typeof fields.status === "number" && fields.status !== 400 && fields.status !== 413)
-    return false;
-  return typeof fields.message === "string" && CONTEXT_PATTERN.test(fields.message);
-}
-
-/** The model's context window in tokens, when the error names it; undefined otherwise. */
-export function contextWindowOf(error: unknown): number | undefined {
-  if (error === null || typeof error !== "object") return undefined;
-  const fields = error as { contextWindow?: unknown; message?: unknown };
-  if (typeof fields.contextWindow === "number" && fields.contextWindow > 0)
-    return fields.contextWindow;
-  if (typeof fields.message !== "string") return undefined;
-  const match =
-    /(?:maximum context length|context (?:length|window)|maximum)\D{0,20}?(\d[\d,]{2,})\s*tokens/i.exec(
-      fields.message,
-    );
-  const tokens = match ? Number(match[1]!.replace(/,/g, "")) : NaN;
-  return Number.isFinite(tokens) && tokens > 0 ? tokens : undefined;
-}
 
 /** Options of {@link fitAnswers}. */
 export interface FitOptions {

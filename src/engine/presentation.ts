@@ -30,7 +30,8 @@ import {
 } from "./prompts.js";
 import type { EventOf } from "../events/index.js";
 import { conclusionOf, isNumberOrChoice } from "./conclusions.js";
-import { contextWindowOf, fitAnswers, isContextLengthError } from "./context-fit.js";
+import { isContextLengthError } from "../backends/index.js";
+import { contextWindowOf, fitAnswers } from "./context-fit.js";
 import type { AgentState, Team } from "./team.js";
 
 /** A mode's final presentation: the presenter's prompt and what stands in for its answer. */
