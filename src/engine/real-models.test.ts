@@ -8,6 +8,8 @@ import type { Backend, BackendChunk } from "../backends/index.js";
 import { BackendError, emptyUsage } from "../backends/index.js";
 import type { CoordEvent } from "../events/index.js";
 import { runScripted, trace } from "./test-helpers.js";
+import { defaultTextCall } from "./text-protocol.js";
+import { newAnswerTool, voteTool } from "./workflow-tools.js";
 
 const ofType = <T extends CoordEvent["type"]>(events: readonly CoordEvent[], type: T) =>
   events.filter((event): event is Extract<CoordEvent, { type: T }> => event.type === type);
@@ -38,6 +40,22 @@ describe("models that answer in text", () => {
       "b answered in plain text; the text was taken as its answer (text protocol)",
     );
     expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "completed" });
+  });
+
+  test("vote lines as models write them; a hostile reply of blank lines is read in linear time", () => {
+    const offered = [voteTool(["agent1", "agent2"]), newAnswerTool()];
+    const voteOf = (text: string) => {
+      const call = defaultTextCall(text, offered, "t");
+      return call?.kind === "vote" ? call.agentId : call?.kind;
+    };
+    expect(voteOf("VOTE: agent2")).toBe("agent2");
+    expect(voteOf("**My vote is agent 1** because")).toBe("agent1");
+    expect(voteOf("I vote for agent2.")).toBe("agent2");
+    expect(voteOf("> vote for : agent1")).toBe("agent1");
+    expect(voteOf("Agent2 is right, the answer is 18")).toBe("new_answer");
+    // The first pattern's adjacent whitespace quantifiers took over two minutes on 200 blank
+    // lines, `vote` and 200 spaces; this is 100,000 of each.
+    expect(voteOf(`${"\n".repeat(100_000)}vote${" ".repeat(100_000)}x`)).toBe("new_answer");
   });
 
   test("in quick and single-agent modes text is an answer at once", async () => {

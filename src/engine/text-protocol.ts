@@ -18,8 +18,12 @@ import { NEW_ANSWER, VOTE, type WorkflowCall } from "./workflow-tools.js";
 /** A workflow call heard in text. */
 export type TextCall = Exclude<WorkflowCall, { kind: "invalid" }>;
 
+/**
+ * A vote line. It reads a model's reply, so it stays linear in the reply's length: no quantifier
+ * crosses a line, and no two adjacent ones can match the same spaces.
+ */
 const VOTE_LINE =
-  /^[\s>*_#-]*(?:i\s+vote\s+for|my\s+vote\s*(?:is|:)?|vote\s*(?:for)?\s*[:=-]?)\s*[*_`"']*\s*(agent\s*\d+)\b/im;
+  /^[ \t>*_#-]*(?:i[ \t]+vote[ \t]+for|my[ \t]+vote(?:[ \t]+is)?|vote(?:[ \t]+for)?)(?:[ \t]*[:=-])?[ \t*_`"']*(agent[ \t]?\d+)\b/im;
 
 /** The argument names whose string value is an unknown tool call's text, in order. */
 const TEXT_ARGUMENTS = ["content", "answer", "text", "final_answer", "response", "result"];
