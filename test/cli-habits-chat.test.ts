@@ -2,7 +2,7 @@
  * `coord -c` in the interactive chat (issue 31 item 3), in a real pseudo-terminal (tmux): the
  * chat continues this directory's last session, whose earlier turn reaches the agents' prompts.
  */
-import { writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { CLI, makeSandbox, runCli } from "./support/cli.js";
@@ -55,5 +55,12 @@ describe.skipIf(!hasTmux())("-c in the chat", () => {
       turns: number;
     }[];
     expect(sessions).toEqual([expect.objectContaining({ id, turns: 2 })]);
+    // The chat's turn is a new run: logged in a new log directory as turn_2, not in the first
+    // run's directory.
+    const root = join(box.cwd, "agent_outputs");
+    const logDirs = (await readdir(root)).sort();
+    expect(logDirs).toHaveLength(2);
+    expect(await readdir(join(root, logDirs[0]!))).toEqual(["turn_1"]);
+    expect(await readdir(join(root, logDirs[1]!))).toEqual(["turn_2"]);
   });
 });

@@ -100,12 +100,12 @@ describe("memory sessions", () => {
     expect(second.code).toBe(0);
     const [continued] = await sessions(box);
     expect(continued).toMatchObject({ id: session!.id, turns: 2, status: "completed" });
-    // Both turns are logged in the session's log directory as turn_1 and turn_2.
+    // The continued turn is a new run: its own log directory, named as turn_2 of the session;
+    // the first run's directory keeps only turn_1.
     const logDir = continued!.log_dir!;
-    expect((await readdir(logDir)).filter((name) => name.startsWith("turn_")).sort()).toEqual([
-      "turn_1",
-      "turn_2",
-    ]);
+    expect(logDir).not.toBe(session!.log_dir);
+    expect((await readdir(logDir)).filter((name) => name.startsWith("turn_"))).toEqual(["turn_2"]);
+    expect(await readdir(session!.log_dir!)).not.toContain("turn_2");
     const { events } = parseEventLog(
       await readFile(join(logDir, "turn_2", "attempt_1", "events.jsonl"), "utf8"),
     );

@@ -37,6 +37,13 @@ export interface OpenSession {
   continued: boolean;
   /** A continued session's record before it was reopened (for {@link discardSession}). */
   before?: SessionRecord;
+  /**
+   * The `log_…` directory this process created for the session (its first logged turn here);
+   * later turns of this process log in it as `turn_<n>`. Undefined until then: an earlier
+   * process's directory (`record.log_dir`, maybe under another working directory) is never
+   * written again.
+   */
+  ownLogDir?: string;
 }
 
 /** How many recent ids an unknown `--session-id` error lists. */
@@ -133,17 +140,23 @@ async function unknownSession(store: SessionStore, id: string): Promise<ConfigEr
   );
 }
 
-/** The `log_…` directory to log the next turn in: the session's own, if it still exists. */
+/**
+ * The `log_…` directory to log the next turn in: the one this process made for the session, if it
+ * still exists; else undefined (a new one where any new run goes).
+ */
 async function sessionLogDir(session: OpenSession): Promise<string | undefined> {
-  const dir = session.record.log_dir;
-  if (dir === null) return undefined;
+  const dir = session.ownLogDir;
+  if (dir === undefined) return undefined;
   const info = await stat(dir).catch(() => null);
   return info?.isDirectory() ? dir : undefined;
 }
 
 /**
- * The run-log options of the session's next turn: `turn_<n>` in the session's own `log_…`
- * directory when it still exists, else a new one under `COORD_LOG_DIR` / `agent_outputs`.
+ * The run-log options of the session's next turn (`turn_<n>`, n its turn number in the session):
+ * in the `log_…` directory this process already made for the session when it still exists, else
+ * in a new `log_<now>` directory under the current `COORD_LOG_DIR` / `agent_outputs`, like any
+ * new run (so a session continued with `--continue` or `--session-id` logs where `coord logs`
+ * in this directory finds it, never in the first run's directory).
  * @param options.enabled false for `--no-logs`: no log at all (nor with `ui.logging_enabled: false`).
  * @param options.onError told once of the first log write failure.
  */
@@ -161,14 +174,16 @@ export async function turnLogOptions(
 
 /**
  * Names the turn's `log_…` directory in the session as soon as the run has created it (the
- * first turn of a session; later turns log in the same directory), so that a reader can tell
+ * first turn of this process; its later turns log in the same directory), so that a reader can tell
  * whether the log is still being written (`coord viewer` following a run: an `active` session
  * whose process is gone wrote its last event). Best effort: a registry that cannot be written
  * now is written by {@link recordTurn} at the end of the turn.
  * @param runDir the run's `log_…` directory; undefined with `--no-logs`.
  */
 export async function noteLogDir(session: OpenSession, runDir: string | undefined): Promise<void> {
-  if (runDir === undefined || session.record.log_dir === runDir) return;
+  if (runDir === undefined) return;
+  session.ownLogDir = runDir;
+  if (session.record.log_dir === runDir) return;
   try {
     session.record = await session.store.update(session.record.id, { log_dir: runDir });
   } catch {
@@ -206,6 +221,7 @@ export async function recordTurn(
       ? { status: options.close, ended_at: new Date(options.endedAt).toISOString() }
       : {}),
   });
+  if (options.runDir !== undefined) session.ownLogDir = options.runDir;
   session.turns.push(turn);
   session.history = historyFromTurns(session.turns);
   return turn;
