@@ -14,6 +14,24 @@ import { hasTmux, TmuxPane } from "./support/tmux.js";
 let pane: TmuxPane | undefined;
 afterEach(() => pane?.close());
 
+/** Waits until the run's events.jsonl under `<cwd>/agent_outputs` matches `pattern`. */
+async function waitForFile(cwd: string, pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const root = join(cwd, "agent_outputs");
+    const [log] = await readdir(root).catch(() => [] as string[]);
+    const text =
+      log === undefined
+        ? ""
+        : await readFile(join(root, log, "turn_1", "attempt_1", "events.jsonl"), "utf8").catch(
+            () => "",
+          );
+    if (pattern.test(text)) return;
+    if (Date.now() > deadline) throw new Error(`events.jsonl never matched ${pattern}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe.skipIf(!hasTmux())("--broadcast human", () => {
   test(
     "the question appears; the typed answer reaches the agents' next prompts",
@@ -28,11 +46,23 @@ describe.skipIf(!hasTmux())("--broadcast human", () => {
         `cd '${box.cwd}' && env -u CI -u CONTINUOUS_INTEGRATION HOME='${box.home}' ` +
         `'${process.execPath}' '${CLI}' --config team.yaml --plan --broadcast human 'Build a site'; echo EXIT=$?; sleep 60`;
       pane = new TmuxPane(command, { columns: 150, rows: 50 });
-      await pane.waitFor("[alice] asks you (q1): Which framework should the site use?", 30_000);
-      await pane.waitFor("Your answer (Enter to skip):");
+      await pane.waitFor("? alice asks you (q1):", 30_000);
+      const asked = await pane.waitFor("Your answer (Enter to skip):");
+      // The question stands on its own: a block after the run's earlier lines, the question on
+      // its own line, the prompt last.
+      expect(asked).toMatch(
+        /\[alice\] Asks the user \(q1\)[^\n]*\n\n─+\n\? alice asks you \(q1\):\n│ Which framework should the site use\?\n {2}\(the team's progress lines are held until you answer\)\n─+\nYour answer \(Enter to skip\):\s*$/,
+      );
+      // bob answers (3 s in) while the question is open: its lines wait below the prompt.
+      // (its plan event comes after its answer's, whose trace line would be on screen by then).
+      await waitForFile(box.cwd, /"type":"plan","agentId":"bob"/);
+      expect(pane.screen()).not.toContain("[bob] New answer");
+      expect(pane.screen()).toMatch(/Your answer \(Enter to skip\):\s*$/);
       pane.type("Plain HTML, no framework");
       const screen = await pane.waitFor(/EXIT=\d+/, 30_000);
       expect(screen).toContain("The user answered: Plain HTML, no framework");
+      // Then the held lines follow the answer.
+      expect(screen).toMatch(/Plain HTML, no framework\n\(sent to alice\)\n\n\[bob\] New answer/);
       expect(screen).toContain("EXIT=0");
       expect(screen).toContain("Winner: alice");
       const [plan] = await readdir(join(box.cwd, ".coord", "plans"));

@@ -18,7 +18,7 @@ import type { Config } from "../config/index.js";
 import type { ExecutionSettings, HumanChannel } from "../engine/index.js";
 import { chunksOf, countStatuses, type PlanTask } from "../events/index.js";
 import type { PreparedRun } from "../runner/index.js";
-import { agentPlanTasks, type RunState } from "../session/index.js";
+import { agentPlanTasks, type RunState, type RunSubscriber } from "../session/index.js";
 import {
   appendExecutionLog,
   createPlan,
@@ -54,6 +54,8 @@ export async function runPlanCommand(
   let settings = request.settings;
   let human: HumanChannel | undefined;
   let runFlags = flags;
+  let runIo: PlanIO = io;
+  let humanSubscriber: RunSubscriber | undefined;
   if (settings.broadcast === "human") {
     if (flags.automation || io.stdin.isTTY !== true) {
       io.stderr.write(
@@ -61,16 +63,22 @@ export async function runPlanCommand(
       );
       settings = { ...settings, broadcast: "agents" };
     } else {
-      const { terminalHumanChannel } = await import("./human-channel.js");
-      human = terminalHumanChannel(io.stdin, io.stderr);
+      const { holdableOutput, terminalHumanChannel } = await import("./human-channel.js");
+      // The progress lines pause while a question waits for its answer.
+      const progress = holdableOutput(io.stderr);
+      runIo = { ...io, stderr: progress };
+      const terminal = terminalHumanChannel(io.stdin, io.stderr, progress);
+      human = terminal.channel;
+      humanSubscriber = terminal.subscriber;
       // The questions are asked on the terminal, line by line: the live view would tear them.
       runFlags = { ...flags, display: false };
     }
   }
   let stored: StoredPlan | undefined;
-  const code = await runQuestion(question!, runFlags, io, {
+  const code = await runQuestion(question!, runFlags, runIo, {
     prepare: (prepared) => withMode(prepared, "planning", flags),
     start: { planning: settings, ...(human ? { human } : {}) },
+    ...(humanSubscriber ? { subscribers: [humanSubscriber] } : {}),
     async after({ state, logDir, sessionId }) {
       const plan = winningPlan(state);
       if (plan === undefined) return { automation: [], text: [] };

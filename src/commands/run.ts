@@ -17,7 +17,7 @@ import {
   startRun,
   type StartRunOptions,
 } from "../runner/index.js";
-import { latestPersonas, type RunState } from "../session/index.js";
+import { latestPersonas, type RunState, type RunSubscriber } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
 import { failureLine, oneLine, traceSubscriber } from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
@@ -65,6 +65,11 @@ export interface RunPhase {
   /** The prepared run this phase starts (mode, agents, config). */
   prepare(prepared: PreparedRun): PreparedRun;
   start?: Pick<StartRunOptions, "planning" | "execution" | "human" | "workspaceSeed">;
+  /**
+   * More subscribers of the run, attached after the display (so the display has shown an event
+   * when they see it), e.g. the human channel's.
+   */
+  subscribers?: readonly RunSubscriber[];
   /**
    * Called once the run ended, before the closing lines; returns lines to add: `automation`
    * (stdout, with `--automation`, before `COMPLETED:`) and `text` (stderr otherwise).
@@ -184,6 +189,7 @@ async function runTraced(
     traceId: runTrace?.traceId,
   });
   handle.subscribe((event, state) => display.event(event, state));
+  for (const subscriber of phase?.subscribers ?? []) handle.subscribe(subscriber);
   const debugLog = handle.writer;
   if (flags.debug && debugLog) {
     handle.subscribe(traceSubscriber((line) => debugLog.debug(line), { maxTextLength: 400 }));
