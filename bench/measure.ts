@@ -3,12 +3,30 @@
  * child. Times are wall-clock milliseconds from `performance.now()`.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import type { EngineRunResult } from "./engine-run.js";
 
-/** The package root (`dist/bench/` is two levels below it). */
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/**
+ * The package root: the nearest folder above this file whose package.json is coord's
+ * (`dist/bench/` is two levels below it; a bench build elsewhere in the tree finds it too).
+ */
+export const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(from: string): string {
+  for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (
+      existsSync(file) &&
+      (JSON.parse(readFileSync(file, "utf8")) as { name?: string }).name === "coord"
+    ) {
+      return `${dir}/`;
+    }
+  }
+  return fileURLToPath(new URL("../../", import.meta.url));
+}
 
 /** Median of a non-empty list (mean of the middle two for even lengths). */
 export function median(values: readonly number[]): number {

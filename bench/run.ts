@@ -33,6 +33,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { installSizeRows } from "./install-size.js";
+import { profileRows } from "./profile.js";
 import { realModelsRows } from "./real-models.js";
 import { ROOT, engineRun, median, timeInterleaved } from "./measure.js";
 import { serveFloorRows } from "./serve-floor.js";
@@ -249,6 +250,7 @@ function engineRows(): Row[] {
 /** Sections that can be run alone: `node dist/bench/run.js <name>`. */
 const SECTIONS: Record<string, () => Promise<Row[]>> = {
   "real-models": () => realModelsRows(CLI),
+  profile: profileRows,
 };
 
 async function main(): Promise<void> {
@@ -264,9 +266,11 @@ async function main(): Promise<void> {
     report(await section(), started);
     return;
   }
+  const profile = await profileRows();
   const cold = coldStart();
   const cases = await runCases();
   const rows: Row[] = [
+    ...profile,
     ...cold.rows,
     ...summaryRows(cases, cold.bareMs),
     ...CASES.flatMap((entry, index) => caseRows(entry, cases[index]!, cold.bareMs)),

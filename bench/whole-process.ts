@@ -44,6 +44,8 @@ export interface ProcessRun {
   cpuMs: number;
   /** CPU after the first request (the run itself, start-up excluded). */
   cpuAfterStartMs: number;
+  /** CPU up to the first request (start-up). */
+  cpuAtFirstRequestMs: number;
   peakRssMb: number;
 }
 
@@ -56,6 +58,8 @@ export interface RunOptions {
   distinct?: boolean;
   /** Extra environment (e.g. a HOME with history). */
   home?: string;
+  /** The Node binary to run the CLI with (default: this process's). */
+  execPath?: string;
 }
 
 const tokens = (body: Record<string, unknown>) =>
@@ -105,7 +109,7 @@ export async function runProcess(options: RunOptions): Promise<ProcessRun> {
     const probe = join(dir, "probe.json");
     const spawned = performance.now();
     const child = spawn(
-      process.execPath,
+      options.execPath ?? process.execPath,
       ["--import", PROBE, CLI, "--config", "team.yaml", "--no-display", "What is 2+2?"],
       {
         cwd: dir,
@@ -132,6 +136,7 @@ export async function runProcess(options: RunOptions): Promise<ProcessRun> {
       promptTokens,
       cpuMs: report.cpuMs,
       cpuAfterStartMs: report.cpuMs - (report.cpuAtFirstRequestMs ?? report.cpuMs),
+      cpuAtFirstRequestMs: report.cpuAtFirstRequestMs ?? report.cpuMs,
       peakRssMb: report.peakRssMb,
     };
   } finally {
