@@ -41,6 +41,22 @@ export const systemClock: Clock = {
 export interface VirtualClock extends Clock {
   /** Timers waiting, for tests that check nothing is left behind. */
   readonly pending: number;
+  /**
+   * Tells the clock that its `settled` condition may have changed ({@link VirtualClockOptions});
+   * it then moves on if there is a timer to fire. Without `settled`, nothing to do.
+   */
+  wake(): void;
+}
+
+/** Options of {@link createVirtualClock}. */
+export interface VirtualClockOptions {
+  /**
+   * Time may move only while this holds, e.g. "no request over a real socket is on its way"
+   * (test/support/io-gate.ts), so a timer cannot beat a reply that is about to arrive. Checked
+   * when the process is idle; whoever changes its answer calls {@link VirtualClock.wake}.
+   * Default: always settled.
+   */
+  settled?: () => boolean;
 }
 
 /**
@@ -49,8 +65,12 @@ export interface VirtualClock extends Clock {
  * jumps to the earliest timer and fires it. Runs are then fast and their order depends only on
  * the virtual delays.
  * @param start initial time (ms since the epoch). Default 2026-01-01T00:00:00Z.
+ * @param options.settled a condition time waits for (see {@link VirtualClockOptions}).
  */
-export function createVirtualClock(start = Date.UTC(2026, 0, 1)): VirtualClock {
+export function createVirtualClock(
+  start = Date.UTC(2026, 0, 1),
+  options: VirtualClockOptions = {},
+): VirtualClock {
   let now = start;
   let nextId = 0;
   const timers = new Map<number, { at: number; id: number; fire: () => void }>();
@@ -71,6 +91,7 @@ export function createVirtualClock(start = Date.UTC(2026, 0, 1)): VirtualClock {
           earliest = timer;
       }
       if (!earliest) return;
+      if (options.settled && !options.settled()) return; // wake() pumps again
       timers.delete(earliest.id);
       now = Math.max(now, earliest.at);
       earliest.fire();
@@ -82,6 +103,9 @@ export function createVirtualClock(start = Date.UTC(2026, 0, 1)): VirtualClock {
     now: () => now,
     get pending() {
       return timers.size;
+    },
+    wake() {
+      if (timers.size > 0) pump();
     },
     sleep(ms, signal) {
       return new Promise<void>((resolve, reject) => {

@@ -10,8 +10,7 @@
  *   `exceed_context_size_error` even as HTTP 500, Anthropic's "prompt is too long") fails as
  *   `kind: "context-length"` with the window parsed, after exactly one request: never retried.
  */
-import { afterEach, describe, expect, test } from "vitest";
-import { createVirtualClock } from "../clock.js";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
   startFakeAnthropicServer,
   type FakeAnthropicServer,
@@ -23,6 +22,7 @@ import {
   type FakeReply,
 } from "../../test/support/fake-openai-server.js";
 import { collectChunks, neverAborted, testRequest } from "../../test/support/backend-test-kit.js";
+import { createIoGate, type IoGate } from "../../test/support/io-gate.js";
 import { BackendError, isContextLengthError, type Backend } from "./backend.js";
 import { createChatCompletionsBackend } from "./chat-completions.js";
 import { createClaudeBackend } from "./claude.js";
@@ -31,6 +31,11 @@ import { withRetry } from "./retry.js";
 import { toolChoiceWarning } from "./tool-choice-fallback.js";
 
 let servers: Array<FakeOpenAIServer | FakeAnthropicServer> = [];
+/** Virtual time for the retries, moving only while no request is on its way (io-gate.ts). */
+let gate: IoGate;
+beforeEach(() => {
+  gate = createIoGate();
+});
 afterEach(async () => {
   await Promise.all(servers.map((server) => server.close()));
   servers = [];
@@ -57,7 +62,7 @@ function toolChoices(server: FakeOpenAIServer): unknown[] {
 }
 
 function retried(backend: Backend): Backend {
-  return withRetry(backend, { clock: createVirtualClock(), random: () => 0.5 });
+  return withRetry(backend, { clock: gate.clock, random: () => 0.5 });
 }
 
 describe("a provider that refuses tool_choice: required", () => {
@@ -70,7 +75,11 @@ describe("a provider that refuses tool_choice: required", () => {
   test("vLLM's 400: the call is sent again with auto at once, auto is kept for the backend's later calls, one warning", async () => {
     const fake = await start(refusing(vllmRefusal));
     const backend = retried(
-      createChatCompletionsBackend({ type: "vllm", model: "m", base_url: fake.url }, {}),
+      createChatCompletionsBackend(
+        { type: "vllm", model: "m", base_url: fake.url },
+        {},
+        { fetch: gate.fetch },
+      ),
     );
 
     const first = await collectChunks(backend.stream(testRequest(), { signal: neverAborted() }));
@@ -114,6 +123,7 @@ describe("a provider that refuses tool_choice: required", () => {
       createHostedChatBackend(
         { type: "openrouter", model: "z-ai/glm-4.5-air:free", base_url: fake.url },
         { OPENROUTER_API_KEY: "sk-or-test" },
+        { fetch: gate.fetch },
       ),
     );
     for (let call = 0; call < 3; call++) {
@@ -128,8 +138,8 @@ describe("a provider that refuses tool_choice: required", () => {
   test("the memory is the backend instance's: another agent's backend tries required first", async () => {
     const fake = await start(refusing(vllmRefusal));
     const config = { type: "vllm" as const, model: "m", base_url: fake.url };
-    const one = retried(createChatCompletionsBackend(config, {}));
-    const other = retried(createChatCompletionsBackend(config, {}));
+    const one = retried(createChatCompletionsBackend(config, {}, { fetch: gate.fetch }));
+    const other = retried(createChatCompletionsBackend(config, {}, { fetch: gate.fetch }));
     await collectChunks(one.stream(testRequest(), { signal: neverAborted() }));
     const { chunks } = await collectChunks(other.stream(testRequest(), { signal: neverAborted() }));
     expect(chunks.filter((chunk) => chunk.type === "warning")).toHaveLength(1);
@@ -145,7 +155,11 @@ describe("a provider that refuses tool_choice: required", () => {
       },
     }));
     const backend = retried(
-      createChatCompletionsBackend({ type: "vllm", model: "m", base_url: fake.url }, {}),
+      createChatCompletionsBackend(
+        { type: "vllm", model: "m", base_url: fake.url },
+        {},
+        { fetch: gate.fetch },
+      ),
     );
     const { chunks, error } = await collectChunks(
       backend.stream(testRequest(), { signal: neverAborted() }),
@@ -161,7 +175,11 @@ describe("a provider that refuses tool_choice: required", () => {
       error: { status: 400, message: "The model `m` does not exist." },
     }));
     const backend = retried(
-      createChatCompletionsBackend({ type: "vllm", model: "m", base_url: fake.url }, {}),
+      createChatCompletionsBackend(
+        { type: "vllm", model: "m", base_url: fake.url },
+        {},
+        { fetch: gate.fetch },
+      ),
     );
     const { chunks, error } = await collectChunks(
       backend.stream(testRequest(), { signal: neverAborted() }),
@@ -183,7 +201,11 @@ describe("a prompt over the model's context", () => {
       },
     }));
     const backend = retried(
-      createChatCompletionsBackend({ type: "chatcompletion", model: "m", base_url: fake.url }, {}),
+      createChatCompletionsBackend(
+        { type: "chatcompletion", model: "m", base_url: fake.url },
+        {},
+        { fetch: gate.fetch },
+      ),
     );
     const { chunks, error } = await collectChunks(
       backend.stream(testRequest(), { signal: neverAborted() }),
@@ -209,7 +231,11 @@ describe("a prompt over the model's context", () => {
       },
     }));
     const backend = retried(
-      createChatCompletionsBackend({ type: "chatcompletion", model: "m", base_url: fake.url }, {}),
+      createChatCompletionsBackend(
+        { type: "chatcompletion", model: "m", base_url: fake.url },
+        {},
+        { fetch: gate.fetch },
+      ),
     );
     const { chunks, error } = await collectChunks(
       backend.stream(testRequest(), { signal: neverAborted() }),
@@ -228,6 +254,7 @@ describe("a prompt over the model's context", () => {
       createClaudeBackend(
         { type: "claude", model: "claude-sonnet-4-5", base_url: fake.url },
         { ANTHROPIC_API_KEY: "sk-ant-test" },
+        { fetch: gate.fetch },
       ),
     );
     const { error } = await collectChunks(

@@ -5,17 +5,20 @@
  * both are retried like a timeout; after the retries the call fails with `kind: "timeout"`, so a
  * hung provider cannot hold a single agent or the presenter. The limits run on the injected
  * clock: proven on a virtual one, with the config's default limits, and over a real socket
- * against a fake OpenAI server that never answers or goes silent after its headers.
+ * against a fake OpenAI server that never answers or goes silent after its headers; no test
+ * waits in real time.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { createVirtualClock, systemClock, type Clock, type VirtualClock } from "../clock.js";
+import { createVirtualClock, type Clock } from "../clock.js";
 import { TimeoutSettings } from "../config/index.js";
 import {
   startFakeOpenAIServer,
   type FakeHandler,
   type FakeOpenAIServer,
   type FakeReply,
+  type FakeRequest,
 } from "../../test/support/fake-openai-server.js";
+import { createIoGate, type IoGate } from "../../test/support/io-gate.js";
 import { BackendError, emptyUsage, type Backend, type BackendChunk } from "./backend.js";
 import { createChatCompletionsBackend } from "./chat-completions.js";
 import { createOpenAIBackend } from "./openai.js";
@@ -153,23 +156,8 @@ describe("first-byte and stream-idle timeouts (virtual clock)", () => {
   });
 });
 
-/**
- * A virtual clock whose timers fire only once the fake server holds every request the client
- * sent, so a timeout on virtual time cannot beat a request to the server.
- */
-function gatedClock(inner: VirtualClock, settled: () => boolean): Clock {
-  return {
-    now: () => inner.now(),
-    async sleep(ms, signal) {
-      await inner.sleep(ms, signal);
-      while (!settled()) {
-        if (signal?.aborted) throw signal.reason as Error;
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-    },
-  };
-}
-
+// Over a real socket, virtual time moves only while no request is on its way: a request the
+// fake server holds (a provider that hangs) lets the timeouts fire (test/support/io-gate.ts).
 describe("over a real socket (fake OpenAI server)", () => {
   const answer = { toolCalls: [{ name: "new_answer", arguments: { content: "4" } }] };
   const defaults = TimeoutSettings.parse({});
@@ -183,77 +171,90 @@ describe("over a real socket (fake OpenAI server)", () => {
     server = undefined;
   });
 
-  async function start(handler: FakeHandler | FakeReply[]): Promise<FakeOpenAIServer> {
+  async function start(handler: FakeHandler): Promise<FakeOpenAIServer> {
     server = await startFakeOpenAIServer(handler);
     return server;
   }
 
-  /** A fetch that counts the requests it sends. */
-  function countingFetch(): { fetch: typeof fetch; sent: () => number } {
-    let sent = 0;
-    return {
-      fetch: (input, init) => {
-        sent++;
-        return fetch(input, init);
-      },
-      sent: () => sent,
-    };
+  /** A handler that holds the whole reply to a request until the test ends. */
+  function hang(gate: IoGate, request: FakeRequest): Promise<FakeReply> {
+    gate.hold(request);
+    return new Promise<FakeReply>((resolve) => held.push(() => resolve(answer)));
   }
 
+  /** A reply whose head and first event arrive, then nothing until the test ends (60 s). */
+  function silentAfterHead(gate: IoGate, request: FakeRequest, reply: FakeReply): FakeReply {
+    gate.hold(request, { afterFirstBytes: true });
+    return { ...reply, chunkDelayMs: 60_000 };
+  }
+
+  const posts = (fake: FakeOpenAIServer) => fake.requests.filter((r) => r.method === "POST");
+
   test("no response at all: the first-byte timeout fires and the retry gets the answer", async () => {
-    const fake = await start([{ ...answer, delayMs: 10_000 }, answer]);
+    const gate = createIoGate();
+    let calls = 0;
+    const fake = await start((request) => (calls++ === 0 ? hang(gate, request) : answer));
     const backend = withRetry(
       createOpenAIBackend(
         { type: "openai", model: "gpt-4o", base_url: fake.url },
         { OPENAI_API_KEY: "test-key-123456" },
+        { fetch: gate.fetch },
       ),
-      { clock: systemClock, baseDelayMs: 1, firstByteTimeoutMs: 300, streamIdleTimeoutMs: 10_000 },
+      { clock: gate.clock, baseDelayMs: 1, firstByteTimeoutMs: 300, streamIdleTimeoutMs: 10_000 },
     );
+    const started = gate.clock.now();
     const { retries } = await drain(backend);
     expect(retries).toEqual([
       "timeout: openai: no response within 0.3 s (timeout_settings.first_byte_timeout_seconds)",
     ]);
-    expect(fake.requests.filter((r) => r.method === "POST")).toHaveLength(2);
+    expect(posts(fake)).toHaveLength(2);
+    // The first-byte limit and the backoff (1 ms · jitter, at least half), virtual.
+    expect(gate.clock.now() - started).toBeGreaterThanOrEqual(300);
+    expect(gate.clock.now() - started).toBeLessThanOrEqual(301);
+    expect(gate.clock.pending).toBe(0);
   });
 
   test("a stream that goes silent: the idle timeout fires and the retry gets the answer", async () => {
-    const fake = await start([{ ...answer, chunkDelayMs: 10_000 }, answer]);
+    const gate = createIoGate();
+    let calls = 0;
+    const fake = await start((request) =>
+      calls++ === 0 ? silentAfterHead(gate, request, answer) : answer,
+    );
     const backend = withRetry(
       createOpenAIBackend(
         { type: "openai", model: "gpt-4o", base_url: fake.url },
         { OPENAI_API_KEY: "test-key-123456" },
+        { fetch: gate.fetch },
       ),
-      { clock: systemClock, baseDelayMs: 1, firstByteTimeoutMs: 10_000, streamIdleTimeoutMs: 300 },
+      { clock: gate.clock, baseDelayMs: 1, firstByteTimeoutMs: 10_000, streamIdleTimeoutMs: 300 },
     );
     const { retries } = await drain(backend);
     expect(retries).toEqual([
       "timeout: openai: the response stream was silent for 0.3 s (timeout_settings.stream_idle_timeout_seconds)",
     ]);
+    expect(posts(fake)).toHaveLength(2);
+    expect(gate.clock.pending).toBe(0);
   });
 
   test("a hosted provider that never answers: with the default limits the call fails after 4 × 120 s (virtual)", async () => {
     expect(defaults.first_byte_timeout_seconds).toBe(120);
-    const hang: FakeHandler = () =>
-      new Promise<FakeReply>((resolve) => held.push(() => resolve(answer)));
-    const fake = await start(hang);
-    const counting = countingFetch();
-    const virtual = createVirtualClock();
-    const clock = gatedClock(virtual, () => fake.requests.length >= counting.sent());
+    const gate = createIoGate();
+    const fake = await start((request) => hang(gate, request));
     const backend = withRetry(
       createOpenAIBackend(
         { type: "openai", model: "gpt-4o", base_url: fake.url },
         { OPENAI_API_KEY: "test-key-123456" },
-        { fetch: counting.fetch },
+        { fetch: gate.fetch },
       ),
       {
-        clock,
+        clock: gate.clock,
         random: () => 0.5,
         requestTimeoutMs: defaults.request_timeout_seconds * 1000,
         firstByteTimeoutMs: defaults.first_byte_timeout_seconds * 1000,
         streamIdleTimeoutMs: defaults.stream_idle_timeout_seconds * 1000,
       },
     );
-    const started = virtual.now();
+    const started = gate.clock.now();
     const { retries, error } = await drainToFailure(backend);
     const message =
       "openai: no response within 120 s (timeout_settings.first_byte_timeout_seconds)";
@@ -262,38 +263,61 @@ describe("over a real socket (fake OpenAI server)", () => {
     expect(error).toMatchObject({ kind: "timeout", retryable: true, message });
     expect(fake.requests).toHaveLength(4);
     // Four attempts of 120 s, and the backoffs between them (750 + 1500 + 3000 ms).
-    expect(virtual.now() - started).toBe(4 * 120_000 + 5250);
-    expect(virtual.pending).toBe(0);
+    expect(gate.clock.now() - started).toBe(4 * 120_000 + 5250);
+    expect(gate.clock.pending).toBe(0);
   });
 
   test("a local server that sends its headers, then nothing: no first-byte limit, the idle limit ends each attempt (virtual)", async () => {
-    const fake = await start(
-      Array.from({ length: 4 }, () => ({ text: "4", chunkDelayMs: 60_000 })),
-    );
-    const counting = countingFetch();
-    const virtual = createVirtualClock();
-    const clock = gatedClock(virtual, () => fake.requests.length >= counting.sent());
+    const gate = createIoGate();
+    const fake = await start((request) => silentAfterHead(gate, request, { text: "4" }));
     const backend = withRetry(
       createChatCompletionsBackend(
         { type: "chatcompletion", model: "m", base_url: fake.url },
         {},
-        { fetch: counting.fetch },
+        { fetch: gate.fetch },
       ),
       {
-        clock,
+        clock: gate.clock,
         random: () => 0.5,
         requestTimeoutMs: defaults.request_timeout_seconds * 1000,
         firstByteTimeoutMs: 1, // not applied: a local server may load its model first
         streamIdleTimeoutMs: defaults.stream_idle_timeout_seconds * 1000,
       },
     );
-    const started = virtual.now();
+    const started = gate.clock.now();
     const { retries, error } = await drainToFailure(backend);
     const message =
       "chatcompletion: the response stream was silent for 120 s (timeout_settings.stream_idle_timeout_seconds)";
     expect(retries).toEqual([1, 2, 3].map(() => `timeout: ${message}`));
     expect(error).toMatchObject({ kind: "timeout", retryable: true, message });
     expect(fake.requests).toHaveLength(4);
-    expect(virtual.now() - started).toBe(4 * 120_000 + 5250);
+    expect(gate.clock.now() - started).toBe(4 * 120_000 + 5250);
+  });
+
+  test("a local server that loads its model for longer than the request timeout: the request timeout ends the attempt (virtual)", async () => {
+    const gate = createIoGate();
+    const fake = await start((request) => hang(gate, request));
+    const backend = withRetry(
+      createChatCompletionsBackend(
+        { type: "chatcompletion", model: "m", base_url: fake.url },
+        {},
+        { fetch: gate.fetch },
+      ),
+      {
+        clock: gate.clock,
+        maxRetries: 0,
+        requestTimeoutMs: defaults.request_timeout_seconds * 1000,
+        firstByteTimeoutMs: defaults.first_byte_timeout_seconds * 1000,
+        streamIdleTimeoutMs: defaults.stream_idle_timeout_seconds * 1000,
+      },
+    );
+    const started = gate.clock.now();
+    const { error } = await drainToFailure(backend);
+    expect(error).toMatchObject({
+      kind: "timeout",
+      message: `chatcompletion: no complete response within ${defaults.request_timeout_seconds} s (timeout_settings.request_timeout_seconds)`,
+    });
+    expect(gate.clock.now() - started).toBe(defaults.request_timeout_seconds * 1000);
+    expect(gate.clock.pending).toBe(0);
   });
 });

@@ -94,6 +94,52 @@ describe("withRetry", () => {
     expect(backend.calls).toBe(3);
   });
 
+  test("a call that never finishes: the request timeout, on the injected clock, ends each attempt", async () => {
+    const clock = createVirtualClock();
+    let calls = 0;
+    const hung: Backend = {
+      type: "fake",
+      model: "m",
+      // Waits on the clock until aborted: only the request timeout can end it.
+      async *stream(_request, { signal }): AsyncGenerator<BackendChunk> {
+        calls++;
+        await clock.sleep(3_600_000, signal);
+        yield { type: "text-delta", text: "too late" };
+      },
+    };
+    const waits: number[] = [];
+    const started = clock.now();
+    const failure = await drain(
+      withRetry(hung, {
+        clock,
+        maxRetries: 1,
+        baseDelayMs: 1000,
+        random: () => 0.5,
+        requestTimeoutMs: 5000,
+      }),
+      waits,
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(BackendError);
+    expect(failure).toMatchObject({
+      kind: "timeout",
+      retryable: true,
+      message: "fake: no complete response within 5 s (timeout_settings.request_timeout_seconds)",
+    });
+    expect(calls).toBe(2);
+    expect(waits).toEqual([750]);
+    // Two attempts of 5 s and the backoff between them, all virtual; no timer left behind.
+    expect(clock.now() - started).toBe(2 * 5000 + 750);
+    expect(clock.pending).toBe(0);
+  });
+
+  test("a call that finishes in time leaves no request timer behind", async () => {
+    const clock = createVirtualClock();
+    const backend = flaky([]);
+    expect(await drain(withRetry(backend, { clock, requestTimeoutMs: 5000 }))).toBe("ok");
+    expect(clock.pending).toBe(0);
+    expect(clock.now()).toBe(createVirtualClock().now());
+  });
+
   test("backoff grows and is capped", () => {
     const error = new BackendError({ message: "x", provider: "p", retryable: true });
     const options = { baseDelayMs: 1000, maxDelayMs: 5000, random: () => 1 };
@@ -103,9 +149,12 @@ describe("withRetry", () => {
   });
 });
 
+// Over a real socket, virtual time moves only while no request is on its way (the request
+// timeout is on the clock too): test/support/io-gate.ts.
 describe("withRetry over a real socket", () => {
   test("429 with Retry-After, then 500, then success: one answer, three requests, the waits honoured", async () => {
     const { startFakeOpenAIServer } = await import("../../test/support/fake-openai-server.js");
+    const { createIoGate } = await import("../../test/support/io-gate.js");
     const { createChatCompletionsBackend } = await import("./chat-completions.js");
     const server = await startFakeOpenAIServer([
       { error: { status: 429, message: "Rate limit reached", retryAfter: 7 } },
@@ -113,12 +162,13 @@ describe("withRetry over a real socket", () => {
       { text: "4" },
     ]);
     try {
-      const clock = createVirtualClock();
+      const { clock, fetch } = createIoGate();
       const waits: number[] = [];
       const backend = withRetry(
         createChatCompletionsBackend(
           { type: "chatcompletion", model: "m", base_url: server.url },
           {},
+          { fetch },
         ),
         {
           clock,
@@ -131,6 +181,7 @@ describe("withRetry over a real socket", () => {
       expect(server.requests).toHaveLength(3);
       expect(waits).toEqual([7000, 1500]);
       expect(clock.now() - started).toBe(8500);
+      expect(clock.pending).toBe(0);
     } finally {
       await server.close();
     }
@@ -138,17 +189,20 @@ describe("withRetry over a real socket", () => {
 
   test("a 401 fails at once with the provider's message", async () => {
     const { startFakeOpenAIServer } = await import("../../test/support/fake-openai-server.js");
+    const { createIoGate } = await import("../../test/support/io-gate.js");
     const { createChatCompletionsBackend } = await import("./chat-completions.js");
     const server = await startFakeOpenAIServer([
       { error: { status: 401, message: "Incorrect API key provided" } },
     ]);
     try {
+      const { clock, fetch } = createIoGate();
       const backend = withRetry(
         createChatCompletionsBackend(
           { type: "chatcompletion", model: "m", base_url: server.url },
           {},
+          { fetch },
         ),
-        { clock: createVirtualClock() },
+        { clock },
       );
       await expect(drain(backend)).rejects.toMatchObject({
         status: 401,

@@ -13,9 +13,12 @@
  * sent; not for a {@link Backend.silentStart} server on this machine, which may load a model
  * first) and a stream-idle timeout (nothing arrived for that long since the last event). Either
  * aborts the attempt as a timeout (`BackendError.kind: "timeout"`), retried like one; after the
- * retries the call fails, so a hung provider cannot hold a single agent or the presenter. Both
- * run on the injected clock, so tests prove them on a virtual one. (The total request timeout
- * runs on real timers: a virtual clock would end every real-socket call at once.)
+ * retries the call fails, so a hung provider cannot hold a single agent or the presenter.
+ *
+ * Every wait (the request timeout, both liveness limits and the backoff between attempts) runs on
+ * the injected clock, so tests prove them on a virtual one. A virtual clock jumps to its next timer
+ * whenever the process is idle, so a test over a real socket gates it on its requests
+ * (test/support/io-gate.ts): time moves only while no request is on its way.
  */
 import type { Clock } from "../clock.js";
 import {
@@ -87,24 +90,23 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
   ): AsyncGenerator<BackendChunk> {
     for (let attempt = 1; ; attempt++) {
       const timeout = new AbortController();
-      const timer = setTimeout(
-        () => timeout.abort(new DOMException("request timed out", "TimeoutError")),
-        requestTimeoutMs,
-      );
       const combined = AbortSignal.any([signal, timeout.signal]);
       let stalled: string | undefined;
-      const watch = livenessWatch(options.clock, {
+      const watch = attemptWatch(options.clock, {
+        requestMs: requestTimeoutMs,
         firstByteMs,
         idleMs,
         onStall: (why) => {
           stalled = why;
           timeout.abort(new DOMException(why, "TimeoutError"));
         },
+        requestMessage: `${backend.type}: no complete response within ${seconds(requestTimeoutMs)} s (timeout_settings.request_timeout_seconds)`,
         firstByteMessage: `${backend.type}: no response within ${seconds(firstByteMs ?? 0)} s (timeout_settings.first_byte_timeout_seconds)`,
         idleMessage: `${backend.type}: the response stream was silent for ${seconds(idleMs ?? 0)} s (timeout_settings.stream_idle_timeout_seconds)`,
       });
       const onActivity = watch.activity;
       let streamed = false;
+      let retry: Extract<BackendChunk, { type: "retry" }>;
       try {
         const streamOptions = liveness ? { signal: combined, onActivity } : { signal: combined };
         for await (const chunk of backend.stream(request, streamOptions)) {
@@ -117,28 +119,28 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         return;
       } catch (caught) {
         if (signal.aborted) throw caught; // the caller cancelled: never retry
-        const timedOut = timeout.signal.aborted;
-        const error = timedOut
-          ? new BackendError({
-              message:
-                stalled ??
-                `${backend.type}: no complete response within ${seconds(requestTimeoutMs)} s (timeout_settings.request_timeout_seconds)`,
-              provider: backend.type,
-              retryable: true,
-              kind: "timeout",
-              cause: caught,
-            })
-          : caught;
+        // Only a limit of the attempt aborts `timeout`, and it says which one in `stalled`.
+        const timedOut = stalled !== undefined;
+        const error =
+          stalled !== undefined
+            ? new BackendError({
+                message: stalled,
+                provider: backend.type,
+                retryable: true,
+                kind: "timeout",
+                cause: caught,
+              })
+            : caught;
         if (!(error instanceof BackendError) || isAbort(error)) throw error;
         if (!error.retryable || streamed || attempt > maxRetries) throw error;
         const delayMs = retryDelayMs(error, attempt, delays);
         const errorKind = timedOut ? "timeout" : error.status !== undefined ? "http" : "network";
-        yield { type: "retry", attempt, delayMs, errorKind, error };
-        await options.clock.sleep(delayMs, signal);
+        retry = { type: "retry", attempt, delayMs, errorKind, error };
       } finally {
-        clearTimeout(timer);
-        watch.stop();
+        watch.stop(); // before the backoff: a finished attempt leaves no timer behind
       }
+      yield retry;
+      await options.clock.sleep(retry.delayMs, signal);
     }
   }
 
@@ -152,27 +154,31 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
   };
 }
 
-/** The liveness limits of one attempt; see {@link livenessWatch}. */
-interface LivenessLimits {
+/** The limits of one attempt; see {@link attemptWatch}. */
+interface AttemptLimits {
+  /** Longest wait (ms) for the whole attempt. */
+  requestMs: number;
   /** Longest wait (ms) for the first sign of life; undefined: none. */
   firstByteMs: number | undefined;
   /** Longest silence (ms) after a sign of life; undefined: none. */
   idleMs: number | undefined;
   /** Called once, with the message of the limit that was reached. */
   onStall: (message: string) => void;
+  requestMessage: string;
   firstByteMessage: string;
   idleMessage: string;
 }
 
 /**
- * The first-byte and stream-idle timers of one attempt, on `clock`: the first-byte timer runs
- * from now until the first {@link activity}; the idle timer from each sign of life (re-armed for
- * the time left when it wakes and something arrived meanwhile). `stop` cancels both (their
- * sleeps end, so a virtual clock has nothing left pending).
+ * The timers of one attempt, on `clock`: the request timer runs from now for `requestMs`; the
+ * first-byte timer from now until the first {@link activity}; the idle timer from each sign of
+ * life (re-armed for the time left when it wakes and something arrived meanwhile). The first to
+ * expire calls `onStall` with its message, once. `stop` cancels all three (their sleeps end, so a
+ * virtual clock has nothing left pending).
  */
-function livenessWatch(
+function attemptWatch(
   clock: Clock,
-  limits: LivenessLimits,
+  limits: AttemptLimits,
 ): { activity: () => void; stop: () => void } {
   const stopped = new AbortController();
   let lastActivity: number | undefined;
@@ -186,6 +192,7 @@ function livenessWatch(
   const after = (ms: number, then: () => void) => {
     clock.sleep(ms, stopped.signal).then(then, () => {});
   };
+  after(limits.requestMs, () => stall(limits.requestMessage));
   let firstByte: AbortController | undefined;
   if (limits.firstByteMs !== undefined) {
     const pending = new AbortController();
