@@ -16,6 +16,8 @@ import {
   type MetricsJson,
   type RunState,
   toMetricsJson,
+  type WinnerGroupJson,
+  winnerGroupsJson,
 } from "../session/index.js";
 import type { RunLog } from "../store/index.js";
 import type { SelectedRun } from "./select-run.js";
@@ -138,6 +140,12 @@ export interface LogsSummaryJson {
     votes: number;
     tie_broken: boolean;
     basis: string;
+    /** What broke a tie of the conclusion groups (`first answers`, …); null without a tie. */
+    tie_basis: string | null;
+    /** The winning answer's conclusion (`18`, `B`); null for a free-form answer. */
+    conclusion: string | null;
+    /** The answers grouped by conclusion, best first; [] when the log has none. */
+    groups: WinnerGroupJson[];
   } | null;
   final_answer: { label: string | null; source: string | null; characters: number } | null;
   agents: SummaryAgentJson[];
@@ -224,6 +232,9 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
             votes: winner.votes,
             tie_broken: winner.tieBroken,
             basis: winner.basis,
+            tie_basis: winner.tieBasis,
+            conclusion: winner.conclusion,
+            groups: winnerGroupsJson(winner),
           },
     final_answer:
       state.finalAnswer === null

@@ -23,6 +23,8 @@ export {
   type RunState,
   type StatusJson,
   wallTimeMs,
+  type WinnerGroup,
+  type WinnerInfo,
 } from "./reducer.js";
 export {
   createSessionStore,
@@ -51,3 +53,4 @@ export {
 } from "./plan-state.js";
 export { limitsReachedJson, type LimitReachedJson, toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";
+export { shownGroups, tieText, type WinnerGroupJson, winnerGroupsJson } from "./winner-view.js";

@@ -24,6 +24,7 @@ import {
   type VoteRecord,
   type WarningRecord,
 } from "./run-state.js";
+import { winnerInfo } from "./winner-view.js";
 
 export type { Counters, RoundCounts, ToolStats, UsageTotals } from "./counters.js";
 export { costUsdOf } from "./counters.js";
@@ -39,6 +40,7 @@ export type {
   RunState,
   VoteRecord,
   WarningRecord,
+  WinnerGroup,
   WinnerInfo,
 } from "./run-state.js";
 export { initialRunState, STREAM_TEXT_CAP, wallTimeMs } from "./run-state.js";
@@ -272,15 +274,7 @@ function applyEvent(state: RunState, event: CoordEvent, at: number): RunState {
       return {
         ...state,
         phase: state.phase === "done" ? "done" : "presenting",
-        winner: {
-          agentId,
-          anonId: event.anonId,
-          label: event.label,
-          votes: event.votes,
-          tally: event.tally,
-          tieBroken: event.tieBroken,
-          basis: event.basis,
-        },
+        winner: winnerInfo(state, event, agentId),
       };
     }
     case "final-start": {

@@ -123,6 +123,29 @@ export interface WinnerInfo {
   readonly tally: Readonly<Record<string, number>>;
   readonly tieBroken: boolean;
   readonly basis: EventOf<"winner">["basis"];
+  /** What broke a tie of the conclusion groups; null without a tie or in logs from before it. */
+  readonly tieBasis: NonNullable<EventOf<"winner">["tieBasis"]> | null;
+  /** The winning answer's normalised conclusion (`18`, `B`); null for a free-form answer. */
+  readonly conclusion: string | null;
+  /** The answers grouped by conclusion, best first (voting mode); [] when the event had none. */
+  readonly groups: readonly WinnerGroup[];
+}
+
+/** One conclusion group of the `winner` event, its agents named (`./winner-view.ts`). */
+export interface WinnerGroup {
+  /** Null for a free-form answer (a group of its own). */
+  readonly conclusion: string | null;
+  /** Labels of its answers, superseded ones included, in the order accepted. */
+  readonly labels: readonly string[];
+  /** Real ids of the agents whose answers are in it (the anonymous id when unknown). */
+  readonly agentIds: readonly string[];
+  /** Current votes for any of its answers. */
+  readonly votes: number;
+  /** Agents that gave an answer in it, and how many of them with their first answer. */
+  readonly agents: number;
+  readonly firstAnswers: number;
+  /** True for the winner's group. */
+  readonly won: boolean;
 }
 
 /** A distinct warning of the run (`warning` events, the same source and message once). */

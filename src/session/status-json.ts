@@ -12,6 +12,7 @@ import {
   type RunState,
   type WinnerInfo,
 } from "./run-state.js";
+import { type WinnerGroupJson, winnerGroupsJson } from "./winner-view.js";
 
 /** Version of the status.json and metrics.json shapes, written as `schema_version`. */
 export const SUMMARY_SCHEMA_VERSION = 1;
@@ -116,7 +117,8 @@ export function limitsReachedJson(state: RunState): LimitReachedJson[] {
  *   answer_count: number, answers: [{label, agent_id, anon_id, round}] (oldest first, no content),
  *   votes: [{voter_id, voter_anon_id, target_agent_id, target_anon_id, label, reason}],
  *   vote_tally: {<real agent id>: votes}, votes_reset_count: number,
- *   winner: {agent_id, anon_id, label, votes, tally, tie_broken, basis} | null,
+ *   winner: {agent_id, anon_id, label, votes, tally, tie_broken, basis, tie_basis (string|null),
+ *     conclusion (string|null), groups: WinnerGroupJson[] (by conclusion, best first)} | null,
  *   presenter_id: string|null, final_answer_label: string|null, has_final_answer: boolean }
  * ```
  */
@@ -159,6 +161,12 @@ export interface StatusJson {
     tally: Record<string, number>;
     tie_broken: boolean;
     basis: WinnerInfo["basis"];
+    /** What broke a tie of the conclusion groups; null without a tie. */
+    tie_basis: WinnerInfo["tieBasis"];
+    /** The winning answer's conclusion; null for a free-form answer. */
+    conclusion: string | null;
+    /** The answers grouped by conclusion, best first (`./winner-view.ts`). */
+    groups: WinnerGroupJson[];
   } | null;
   presenter_id: string | null;
   final_answer_label: string | null;
@@ -248,6 +256,9 @@ export function toStatusJson(state: RunState): StatusJson {
             tally: { ...winner.tally },
             tie_broken: winner.tieBroken,
             basis: winner.basis,
+            tie_basis: winner.tieBasis,
+            conclusion: winner.conclusion,
+            groups: winnerGroupsJson(winner),
           },
     presenter_id: state.presenterId,
     final_answer_label: state.finalAnswerLabel,

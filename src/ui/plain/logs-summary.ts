@@ -74,11 +74,13 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
   if (summary.started_at !== null) lines.push(["Started", summary.started_at]);
   const winner = summary.winner;
   if (winner !== null) {
+    const tie = winner.tie_broken ? `, tie broken by ${winner.tie_basis ?? "config order"}` : "";
     const votes =
       winner.basis === "votes"
-        ? `${winner.votes} vote${winner.votes === 1 ? "" : "s"}${winner.tie_broken ? ", tie broken" : ""}`
+        ? `${votesText(winner.votes)}${tie}`
         : (WINNER_BASIS[winner.basis as keyof typeof WINNER_BASIS] ?? winner.basis);
     lines.push(["Winner", `${winner.agent_id ?? winner.anon_id} (${winner.label}, ${votes})`]);
+    lines.push(...groupLines(winner.groups));
   } else {
     lines.push(["Winner", "none"]);
   }
@@ -123,7 +125,26 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
       `… and ${summary.warnings.length - MAX_WARNINGS} more (--json lists all)`,
     ]);
   }
-  return lines.map(([key, value]) => `${`${key}:`.padEnd(10)}${value}`).join("\n");
+  return lines
+    .map(([key, value]) => `${(key === "" ? "" : `${key}:`).padEnd(10)}${value}`)
+    .join("\n");
+}
+
+const votesText = (votes: number) => `${votes} vote${votes === 1 ? "" : "s"}`;
+
+/**
+ * The answers grouped by conclusion, best first, one line each: `★ 18: 2 votes; alice, bob
+ * (agent1.2, agent2.1)`, the winner's group starred, a free-form answer as `(free-form)`. None for
+ * a single free-form group (nothing to compare) or a log without groups.
+ */
+function groupLines(
+  groups: NonNullable<LogsSummaryJson["winner"]>["groups"],
+): Array<[string, string]> {
+  if (groups.length === 0 || (groups.length === 1 && groups[0]!.conclusion === null)) return [];
+  return groups.map((group, index) => [
+    index === 0 ? "Groups" : "",
+    `${group.won ? "★" : " "} ${group.conclusion === null ? "(free-form)" : oneLine(group.conclusion, 60)}: ${votesText(group.votes)}; ${group.agent_ids.join(", ")} (${group.labels.join(", ")})`,
+  ]);
 }
 
 function statusLine(summary: LogsSummaryJson): string {

@@ -1,7 +1,7 @@
 /**
  * The Ink live view of a single query (`coord "<question>"` on a TTY): mounts {@link RunView},
- * feeds it the reducer's state, and at the end leaves a compact summary (one line per agent and
- * the winner) in the scrollback, so the final answer printed after it reads as plain text.
+ * feeds it the reducer's state, and at the end leaves a compact summary (one line per agent, the
+ * winner and its conclusion groups) in the scrollback, so the final answer printed after it reads as plain text.
  *
  * Lazy-imported by the run command (Ink costs ≈0.5 s to load).
  */
@@ -12,6 +12,7 @@ import { RunView } from "./run-view.js";
 import { createStateStore, type StateStore } from "./state-store.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 import { useTicker } from "./use-ticker.js";
+import { groupRows } from "./vote-tally.js";
 
 /** The mounted live view. */
 export interface LiveRun {
@@ -95,7 +96,11 @@ function LiveRunApp({
       <RunView
         state={view}
         columns={columns}
-        rows={ended ? Math.min(rows - 1, view.agents.length + 2) : rows - (blocked ? 2 : 1)}
+        rows={
+          ended
+            ? Math.min(rows - 1, view.agents.length + 2 + groupRows(view))
+            : rows - (blocked ? 2 : 1)
+        }
         now={tick.now}
         frame={tick.frame}
       />

@@ -7,7 +7,7 @@ import { Box, Text } from "ink";
 import type { ReactElement } from "react";
 import { chunkProgress, type RunState, wallTimeMs } from "../../session/index.js";
 import { costUsd, formatCost, formatElapsed, formatTokens, totalTokens } from "./format.js";
-import { VoteTally } from "./vote-tally.js";
+import { groupRows, VoteTally } from "./vote-tally.js";
 
 const PHASE_TEXT: Record<RunState["phase"], string> = {
   starting: "starting",
@@ -79,7 +79,7 @@ export function OrchestratorStrip({ state, now, width }: OrchestratorStripProps)
       <Text color={phaseColor}>{phase}</Text>
     </>
   );
-  const narrow = stripRows(state, width) - (hasTallyLine(state) ? 1 : 0) === 2;
+  const narrow = width < NARROW_COLUMNS;
   return (
     <Box flexDirection="column" width={width}>
       {narrow ? (
@@ -158,9 +158,12 @@ function StopTally({ state }: { state: RunState }): ReactElement | null {
 /** Terminal columns below which the counters get their own line. */
 const NARROW_COLUMNS = 72;
 
-/** Rows the strip takes at `width`: the title (and counters), plus the tally or winner. */
+/**
+ * Rows the strip takes at `width`: the title (and counters), plus the tally or winner and the
+ * winner's conclusion groups.
+ */
 export function stripRows(state: RunState, width: number): number {
-  return (width < NARROW_COLUMNS ? 2 : 1) + (hasTallyLine(state) ? 1 : 0);
+  return (width < NARROW_COLUMNS ? 2 : 1) + (hasTallyLine(state) ? 1 : 0) + groupRows(state);
 }
 
 /** A budget amount: USD for cost, else a count. */
