@@ -102,6 +102,12 @@ export const OrchestratorConfig = z.object({
     .describe(
       "`keep_conclusion`: a final presentation that changes the winning answer's conclusion (its number, choice or short answer) is replaced by the winning answer, with a warning. `free`: the presenter may synthesise freely (open questions).",
     ),
+  tie_break: z
+    .enum(["fresh_answers", "revote", "none"])
+    .default("fresh_answers")
+    .describe(
+      "When voting ends with the best conclusion groups tied (docs/selection.md): `fresh_answers`: each agent answers the question once more without seeing the answers, then the team votes again; `revote`: each agent votes once more between the tied answers; `none`: no extra round. Once per run, counted in the budget; a tie that remains goes to the earliest answer, reported as a tie.",
+    ),
   defer_voting_until_all_answered: z
     .boolean()
     .default(true)

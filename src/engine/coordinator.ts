@@ -11,14 +11,24 @@
  * agent is still working while every other live agent is done (idle, nothing due) and a winner
  * could be chosen, it is given `stragglerTimeoutMs` more on the injected clock; then its round is
  * aborted, it leaves the team (event `straggler-cut`) and coordination goes on without it.
+ *
+ * The tie round (issue 26; `./tie-break.ts`, `orchestrator.tie_break`): in voting mode, when
+ * coordination would complete with the best conclusion groups tied, every live agent gets one
+ * more round (a fresh answer or a re-vote), once per run; then coordination goes on as usual.
  */
 import { BackendError } from "../backends/index.js";
 import type { LocalTool } from "../tools/index.js";
-import { runAgentRound, type AgentRoundResult, type RoundJudge } from "./agent-round.js";
+import {
+  runAgentRound,
+  type AgentRoundResult,
+  type AnswerSnapshot,
+  type RoundJudge,
+} from "./agent-round.js";
 import type { CoordinationEnd, CoordinationModeSpec, ModeContext } from "./modes/index.js";
-import { coordinationUserMessage, type HistoryTurn } from "./prompts.js";
+import { coordinationUserMessage, type HistoryTurn, type VisibleAnswer } from "./prompts.js";
 import type { AgentState } from "./team.js";
 import { defaultTextCall } from "./text-protocol.js";
+import { TieBreak, tieBreakRuleOf } from "./tie-break.js";
 
 /** A failing agent is removed after this many failed rounds in a row. */
 export const MAX_CONSECUTIVE_FAILURES = 2;
@@ -46,8 +56,12 @@ export class Coordinator {
   private stragglerWatch: { agent: AgentState; round: number; cancel: AbortController } | undefined;
   private end: CoordinationEnd | undefined;
   private resolveEnd: ((end: CoordinationEnd) => void) | undefined;
+  private readonly tie: TieBreak;
 
-  constructor(private readonly options: CoordinatorOptions) {}
+  constructor(private readonly options: CoordinatorOptions) {
+    const { mode, context } = options;
+    this.tie = new TieBreak(mode.name === "voting" ? tieBreakRuleOf(context.settings) : "none");
+  }
 
   /**
    * Starts every agent and resolves when coordination ends. After it resolves no round is in
@@ -80,13 +94,23 @@ export class Coordinator {
     const { mode, context } = this.options;
     const live = context.team.live();
     if (live.length === 0) return this.finish("failed");
+    const tieRound = this.tie.active;
     for (const agent of live) {
-      if (agent.status === "idle" && mode.isDue(agent, context)) this.startRound(agent);
+      const due = tieRound ? this.tie.isDue(agent) : mode.isDue(agent, context);
+      if (agent.status === "idle" && due) this.startRound(agent);
     }
     const working = live.filter((agent) => agent.status === "working");
     if (working.length > 0) return this.watchStraggler(live, working);
-    // Nothing is running and nothing is due: by construction that means done (or stuck: failed).
-    this.finish(mode.isDone(live, context) ? "completed" : "failed");
+    if (tieRound) {
+      // Every live agent had its tie round: coordination goes on (after fresh answers, a vote).
+      this.tie.end();
+      return this.schedule();
+    }
+    // Nothing is running and nothing is due: by construction that means done (or stuck: failed),
+    // unless the vote ended in a tie and the run has its tie round still (`./tie-break.ts`).
+    const done = mode.isDone(live, context);
+    if (done && this.tie.begin(context)) return this.schedule();
+    this.finish(done ? "completed" : "failed");
   }
 
   private startRound(agent: AgentState): void {
@@ -95,8 +119,13 @@ export class Coordinator {
     agent.status = "working";
     agent.stop = undefined; // a stopped agent that starts a round works again (decomposition)
     agent.rounds++;
-    const snapshot = { version: team.version, answers: team.visibleAnswers() };
-    const unseen = team.unseenLabels(agent);
+    const tieRound = this.tie.active;
+    if (tieRound) this.tie.started(agent);
+    const snapshot = {
+      version: team.version,
+      answers: tieRound ? this.tie.shown() : team.visibleAnswers(),
+    };
+    const unseen = tieRound ? [] : team.unseenLabels(agent);
     if (agent.rounds > 1 && unseen.length > 0) {
       emitter.emit({
         type: "update-injected",
@@ -113,24 +142,24 @@ export class Coordinator {
     if (this.options.signal.aborted) forward();
     else this.options.signal.addEventListener("abort", forward, { once: true });
     this.roundControllers.set(agent, controller);
+    const opening = (answers: readonly VisibleAnswer[]) =>
+      tieRound
+        ? this.tie.userMessage(context, answers)
+        : coordinationUserMessage({
+            question: this.options.question,
+            history: this.options.history,
+            answers,
+          });
     const round = runAgentRound({
       agentId: agent.agent.id,
       backend: agent.agent.backend,
       round: agent.rounds,
-      system: () => mode.systemPrompt(agent, context),
-      userMessage: coordinationUserMessage({
-        question: this.options.question,
-        history: this.options.history,
-        answers: snapshot.answers,
-      }),
-      openingMessage: (answers) =>
-        coordinationUserMessage({
-          question: this.options.question,
-          history: this.options.history,
-          answers,
-        }),
+      system: () =>
+        tieRound ? this.tie.systemPrompt(agent, context) : mode.systemPrompt(agent, context),
+      userMessage: opening(snapshot.answers),
+      openingMessage: opening,
       seen: snapshot,
-      judge: this.judgeFor(agent),
+      judge: tieRound ? this.tieJudgeFor(agent, snapshot) : this.judgeFor(agent),
       localTools: [
         ...(agent.agent.tools ?? []),
         ...this.options.localTools,
@@ -289,6 +318,27 @@ export class Coordinator {
         // A refused call can make others due (voting: an answer refused as a copy ends the wait
         // for first answers); schedule once the round has reacted to the refusal.
         else if (result.status !== "accepted") queueMicrotask(() => this.schedule());
+        return result;
+      },
+    };
+  }
+
+  /**
+   * The judge of `agent`'s tie round: the tie round's tools and rules (`./tie-break.ts`). A fresh
+   * answer's round keeps the answer set it opened with (no update shows the others' answers).
+   */
+  private tieJudgeFor(agent: AgentState, opened: AnswerSnapshot): RoundJudge {
+    const judge = this.judgeFor(agent);
+    const { context } = this.options;
+    const fresh = opened.answers.length === 0;
+    return {
+      ...judge,
+      workflowTools: () => this.tie.workflowTools(),
+      snapshot: () => (fresh ? opened : judge.snapshot()),
+      labelsSince: (version) => (fresh ? [] : judge.labelsSince(version)),
+      submit: (call, seenVersion) => {
+        const result = this.tie.submit(agent, call, seenVersion, context);
+        if (result.status === "accepted" && result.outcome === "answer") this.snapshot(agent);
         return result;
       },
     };

@@ -118,6 +118,27 @@ export function coordinationUserMessage(options: {
   ].join("\n\n");
 }
 
+/**
+ * The opening message of a `fresh_answers` tie round (`./tie-break.ts`): the question alone, so
+ * the answer is an independent sample.
+ */
+export function freshAnswerMessage(options: {
+  question: string;
+  history: readonly HistoryTurn[];
+}): string {
+  return [
+    ...historyBlock(options.history),
+    `<ORIGINAL MESSAGE>\n${options.question}\n</ORIGINAL MESSAGE>`,
+    "Work out your own complete answer to the original message from the start, then call new_answer. The team's answers are not shown, so that yours is independent.",
+  ].join("\n\n");
+}
+
+/** Put after the answers of a `revote` tie round (`./tie-break.ts`). */
+export function tieVoteNotice(tied: readonly string[]): string {
+  const names = tied.length > 1 ? `${tied.slice(0, -1).join(", ")} and ${tied.at(-1)}` : tied[0];
+  return `The vote is tied between ${names}. Read the answers again and vote once more for the one you judge right: call vote.`;
+}
+
 /** The update message of COORDINATION.md step 4: new answers arrived while the agent worked. */
 export function updateMessage(answers: readonly VisibleAnswer[]): string {
   return [

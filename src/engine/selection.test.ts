@@ -11,7 +11,8 @@ const only = <T extends CoordEvent["type"]>(events: readonly CoordEvent[], type:
   events.filter((event): event is Extract<CoordEvent, { type: T }> => event.type === type);
 const winnerOf = (events: readonly CoordEvent[]): EventOf<"winner"> => only(events, "winner")[0]!;
 const finalOf = (events: readonly CoordEvent[]) => only(events, "final-answer")[0]!;
-const skip = { settings: { skip_final_presentation: true } };
+// The counting rule alone: no tie round (`./tie-break.test.ts` tests that).
+const skip = { settings: { skip_final_presentation: true, tie_break: "none" as const } };
 
 describe("votes by conclusion", () => {
   test("votes split between equal numbers count for one group: it beats the answer voted for alone", async () => {

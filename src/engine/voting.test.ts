@@ -501,13 +501,13 @@ describe("voting mode", () => {
     `);
   });
 
-  test("ties go to the agent earliest in config order", async () => {
+  test("without a tie round, ties go to the earliest answer", async () => {
     const { events, backends } = await runScripted(
       {
         a: [{ answer: "4" }, { vote: "agent2", reason: "r" }],
         b: [{ answer: "Four" }, { vote: "agent1", reason: "r" }],
       },
-      { settings: { skip_final_presentation: true } },
+      { settings: { skip_final_presentation: true, tie_break: "none" } },
     );
     assertAllDone(backends);
     expect(trace(events).slice(-3)).toMatchInlineSnapshot(`
