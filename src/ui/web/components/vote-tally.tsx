@@ -1,8 +1,10 @@
-import type { RunState } from "../../../session/run-state.js";
+import type { RunState, WinnerGroup } from "../../../session/run-state.js";
+import { shownGroups, tieText } from "../../../session/winner-view.js";
 
 /**
  * Votes on the current answer set, per agent voted for: a bar, the count and who voted (in team
- * order); the winner's row marked. After the run the winner event's tally is shown when votes were reset.
+ * order); the winner's row marked. After the run the winner event's tally is shown when votes were reset,
+ * then the winner and the answers grouped by conclusion (issue 26).
  */
 export function VoteTally({ state }: { state: RunState }) {
   if (state.agents.length === 0) return null;
@@ -59,11 +61,58 @@ export function VoteTally({ state }: { state: RunState }) {
           Winner: <strong>{state.winner.agentId ?? state.winner.anonId}</strong> (
           {state.winner.label}
           {state.winner.basis === "votes"
-            ? `, ${state.winner.votes} vote${state.winner.votes === 1 ? "" : "s"}`
-            : `, by ${state.winner.basis}`}
-          {state.winner.tieBroken ? ", tie broken by config order" : ""})
+            ? `, ${votesText(state.winner.votes)}`
+            : state.winner.basis === "partial"
+              ? ", coordination did not complete: chosen from the answers in hand"
+              : `, by ${state.winner.basis}`}
+          {state.winner.tieBroken ? `, ${tieText(state.winner)}` : ""})
         </p>
       )}
+      <ConclusionGroups groups={shownGroups(state.winner)} />
     </section>
+  );
+}
+
+const votesText = (votes: number) => `${votes} vote${votes === 1 ? "" : "s"}`;
+
+/**
+ * The answers grouped by conclusion, best first (docs/coordination.md "How the winner is
+ * chosen"): each group's conclusion (or "free-form"), its votes, the agents whose answers are in
+ * it with the answers' labels; the winner's group marked. Nothing without groups to compare.
+ */
+function ConclusionGroups({ groups }: { groups: readonly WinnerGroup[] }) {
+  if (groups.length === 0) return null;
+  return (
+    <table className="conclusion-groups" data-testid="conclusion-groups">
+      <caption>Answers by conclusion</caption>
+      <thead>
+        <tr>
+          <th>Conclusion</th>
+          <th className="num">Votes</th>
+          <th>Answers</th>
+        </tr>
+      </thead>
+      <tbody>
+        {groups.map((group, index) => (
+          <tr
+            key={index}
+            className={group.won ? "won" : ""}
+            data-testid="conclusion-group"
+            data-conclusion={group.conclusion ?? ""}
+            data-votes={group.votes}
+          >
+            <td className={group.conclusion === null ? "free-form" : "conclusion"}>
+              {group.conclusion ?? "free-form"}
+              {group.won && <span className="badge winner-badge">winner</span>}
+            </td>
+            <td className="vote-count">{group.votes}</td>
+            <td className="group-agents">
+              {group.agentIds.join(", ")}{" "}
+              <span className="muted small">({group.labels.join(", ")})</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
