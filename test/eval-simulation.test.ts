@@ -13,6 +13,11 @@
  * - the selection loss: measured on every item, and zero in the vote (the simulated agents vote
  *   for the answer with their own number, so two right agents always agree).
  *
+ * The three first scenarios run without the tie round (`orchestrator.tie_break: none`), so the
+ * protocol's spend is fixed; the fourth with the default `fresh_answers`: a 1–1–1 tie (at most
+ * one right first answer: every agent votes for its own number) costs 6 more calls (3 fresh
+ * answers, 3 votes), and the team's right answers follow from the fresh draws too.
+ *
  * Runs in process (the eval over real sockets through the real runner and SDK clients).
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -42,6 +47,7 @@ interface Scenario {
   seed: number;
   withQuick: boolean;
   concurrency: number;
+  tieBreak: "none" | "fresh_answers";
 }
 
 async function simulate(scenario: Scenario) {
@@ -49,7 +55,10 @@ async function simulate(scenario: Scenario) {
   server = await startFakeOpenAIServer(sim.handler);
   const cwd = await mkdtemp(join(tmpdir(), "coord-eval-sim-"));
   await writeFile(join(cwd, "data.jsonl"), simulatedDataset(ITEMS));
-  await writeFile(join(cwd, "team.yaml"), simulatedTeamConfig(server.url, AGENTS.length));
+  await writeFile(
+    join(cwd, "team.yaml"),
+    `${simulatedTeamConfig(server.url, AGENTS.length)}orchestrator:\n  tie_break: ${scenario.tieBreak}\n`,
+  );
   let stderr = "";
   const result = await evaluate(
     {
@@ -159,6 +168,38 @@ function realizedTruth(draws: readonly Draw[], options: { withQuick: boolean; sa
   return { team, quick, alone, selfConsistency, best };
 }
 
+/**
+ * The team with the `fresh_answers` tie round, from the draws: items whose first answers hold at
+ * most one right one are tied (each agent votes for its own number) and get fresh answers, then a
+ * vote. Then ≥ 2 right fresh answers win the vote; one right fresh answer wins on evidence when a
+ * right first answer exists (its group counts one more agent or one more first answer), else it
+ * ties with the wrong ones (the earliest answer: bounds); none right: the right group, if any,
+ * holds no current answer and cannot win.
+ */
+function tieRoundTruth(draws: readonly Draw[]) {
+  const team = { low: 0, high: 0 };
+  let tied = 0;
+  let hadRight = 0;
+  for (let item = 1; item <= ITEMS; item++) {
+    const lists = AGENTS.map((agent) =>
+      draws.filter((draw) => draw.team && draw.item === item && draw.agent === agent),
+    );
+    const first = lists.filter((list) => list[0]!.correct).length;
+    if (first >= 2) {
+      team.low++;
+      team.high++;
+      hadRight++;
+      continue;
+    }
+    tied++;
+    const fresh = lists.filter((list) => list[1]!.correct).length;
+    if (first + fresh > 0) hadRight++;
+    if (fresh >= 2 || (fresh === 1 && first === 1)) team.low++;
+    if (fresh >= 1) team.high++;
+  }
+  return { team, tied, hadRight };
+}
+
 function method(report: EvalReport, id: string): MethodReport {
   const found = report.methods.find((entry) => entry.id === id);
   if (!found) throw new Error(`no method ${id} in the report`);
@@ -181,6 +222,7 @@ describe("coord eval on simulated agents", () => {
         seed: 11,
         withQuick: false,
         concurrency: 4,
+        tieBreak: "none",
       },
     ],
     [
@@ -190,6 +232,7 @@ describe("coord eval on simulated agents", () => {
         seed: 12,
         withQuick: true,
         concurrency: 1,
+        tieBreak: "none",
       },
     ],
     [
@@ -199,6 +242,7 @@ describe("coord eval on simulated agents", () => {
         seed: 13,
         withQuick: false,
         concurrency: 4,
+        tieBreak: "none",
       },
     ],
   ];
@@ -264,4 +308,25 @@ describe("coord eval on simulated agents", () => {
     },
     240_000,
   );
+
+  test("p = 0.5 with the tie round (fresh_answers): 6 more calls on each tie only, the fresh draws count", async () => {
+    const { report, sim } = await simulate({
+      p: { "sim-1": 0.5, "sim-2": 0.5, "sim-3": 0.5 },
+      seed: 14,
+      withQuick: false,
+      concurrency: 4,
+      tieBreak: "fresh_answers",
+    });
+    const truth = tieRoundTruth(sim.draws);
+    expect(truth.tied).toBeGreaterThan(0);
+    expect(truth.tied).toBeLessThan(ITEMS);
+    const row = method(report, "team");
+    expect(row.calls_per_item).toBeCloseTo(7 + (6 * truth.tied) / ITEMS, 9);
+    expect(sim.calls.vote).toBe(ITEMS * 3 + truth.tied * 3);
+    expect(row.failed_runs).toBe(0);
+    expect(row.correct).toBeGreaterThanOrEqual(truth.team.low);
+    expect(row.correct).toBeLessThanOrEqual(truth.team.high);
+    expect(report.selection_loss).toMatchObject({ measured: ITEMS, presentation_loss: 0 });
+    expect(report.selection_loss!.vote_loss).toBe(truth.hadRight - row.correct);
+  }, 240_000);
 });
