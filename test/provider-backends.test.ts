@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { calcPrice } from "@pydantic/genai-prices";
 import { afterEach, describe, expect, test } from "vitest";
 import { claudeCodeHandler, workflowView } from "./support/claude-code-handler.js";
 import { makeSandbox, onlyAttemptDir, readLog, runCli } from "./support/cli.js";
@@ -54,6 +55,14 @@ interface ProviderAgent {
    * `null` when the model has no price (cost unknown).
    */
   costUsdPerCall?: number | null;
+}
+
+/** A flat list price (USD / 1M tokens) of a model in @pydantic/genai-prices. */
+function listedPrice(providerId: string, model: string, key: string): number {
+  const price = calcPrice({ input_tokens: 0, output_tokens: 0 }, model, { providerId })
+    ?.model_price[key];
+  if (typeof price !== "number") throw new Error(`no flat ${key} for ${providerId} ${model}`);
+  return price;
 }
 
 const FINAL_ANSWER = "Final: the team agrees that 2 + 2 = 4.";
@@ -174,11 +183,14 @@ async function providerAgents(): Promise<ProviderAgent[]> {
   agents.push({
     id: "zai_agent",
     type: "zai",
-    backendYaml: `{ type: zai, model: glm-4.6, base_url: "${zai.url}" }`,
+    backendYaml: `{ type: zai, model: glm-5.2, base_url: "${zai.url}" }`,
     env: { ZAI_API_KEY: "zai-test" },
     usage: zaiUsage,
-    // glm-4.6: 0.60 input, 0.11 cached input, 2.20 output.
-    costUsdPerCall: (160 * 0.6 + 40 * 2.2) / 1e6,
+    // glm-5.2's input and output prices in @pydantic/genai-prices (no cached tokens here).
+    costUsdPerCall:
+      (160 * listedPrice("zai", "glm-5.2", "input_mtok") +
+        40 * listedPrice("zai", "glm-5.2", "output_mtok")) /
+      1e6,
     modelCalls: () => zai.requests.filter((request) => request.method === "POST"),
     close: () => zai.close(),
   });

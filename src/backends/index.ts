@@ -16,3 +16,4 @@ export {
   type Usage,
 } from "./backend.js";
 export { createScriptedBackend, type ScriptedBackend, type ScriptedStep } from "./scripted.js";
+export { PRICE_PACKAGE, priceDataLabel, priceDataVersion } from "./price-data.js";

@@ -3,6 +3,7 @@
  * --output-format json` and `gemini --output-format json`), nothing else there. Built from the
  * run's state only (STYLE.md rule 1).
  */
+import { priceDataLabel } from "../backends/index.js";
 import {
   limitsReachedJson,
   type LimitReachedJson,
@@ -60,6 +61,13 @@ export interface RunResultJson {
   };
   cost_usd: number;
   cost_complete: boolean;
+  /**
+   * The agents whose calls had no price (their model is not in the price data and the config
+   * sets no `backend.pricing`): `calls` answered calls each, left out of `cost_usd`.
+   */
+  unpriced_models: { agent_id: string; backend: string; model: string; calls: number }[];
+  /** Where the prices come from: `@pydantic/genai-prices 0.1.8` (the package and its version). */
+  price_data: string;
   duration_ms: number;
   /** The run's log directory; null with `--no-logs`. */
   log_dir: string | null;
@@ -114,6 +122,15 @@ export function runResultJson(
     },
     cost_usd: usage.pricedCostUsd,
     cost_complete: usage.unpricedCalls === 0,
+    unpriced_models: state.agents
+      .filter((agent) => agent.counters.usage.unpricedCalls > 0)
+      .map((agent) => ({
+        agent_id: agent.id,
+        backend: agent.backend,
+        model: agent.model,
+        calls: agent.counters.usage.unpricedCalls,
+      })),
+    price_data: priceDataLabel(),
     duration_ms: wallTimeMs(state),
     log_dir: context.logDir ?? null,
     session_id: context.sessionId,

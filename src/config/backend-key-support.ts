@@ -157,6 +157,7 @@ const READERS: Readonly<Record<string, (type: BackendType) => boolean>> = {
   api_key: ALL_BUT_IN_PROCESS,
   threads: (type) => type === "local",
   context_size: (type) => type === "local",
+  pricing: (type) => type !== "scripted",
   steps: (type) => type === "scripted",
   scripts: (type) => type === "scripted",
   api_version: (type) => type === "azure_openai",

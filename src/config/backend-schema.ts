@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { BACKEND_TYPES } from "./backend-types.js";
 import { generationKeys } from "./generation-schema.js";
+import { pricingKeys } from "./pricing-schema.js";
 import { claudeCodeKeys, providerOptionKeys } from "./provider-options-schema.js";
 import { ScriptedStep } from "./scripted-schema.js";
 import { backendToolKeys } from "./tool-schema.js";
@@ -81,5 +82,6 @@ export const BackendConfig = z.object({
   ...providerOptionKeys,
   ...claudeCodeKeys,
   ...backendToolKeys,
+  ...pricingKeys,
 });
 export type BackendConfig = z.infer<typeof BackendConfig>;

@@ -310,8 +310,7 @@ async function priceTable(): Promise<Pricing> {
   const { costUsd, priceFor } = await import("../backends/pricing.js");
   return {
     costOf(agent, usage) {
-      if (agent.backend.model === undefined) return undefined;
-      const price = priceFor(agent.backend.type, agent.backend.model);
+      const price = priceFor(agent.backend);
       return price === undefined
         ? undefined
         : costUsd({ ...usage, reasoningTokens: 0, cachedInputTokens: 0 }, price);

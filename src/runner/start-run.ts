@@ -348,12 +348,13 @@ async function createBackends(
         cwd: options.cwd,
         ...(files ? { files } : {}),
       });
-      // A script is exact: never retried; it has no price (cost unknown). Others are priced
-      // outside the retries: only the call that finished is billed.
+      // A script is exact: never retried; it costs 0 by definition. Others are priced outside
+      // the retries (only the call that finished is billed), by the agent's backend config.
+      const pricing = { config: agent.backend, clock };
       backends.push(
         backend.type === "scripted"
-          ? backend
-          : withPricing(withRetry(backend, { clock, ...retryTimeouts })),
+          ? withPricing(backend, pricing)
+          : withPricing(withRetry(backend, { clock, ...retryTimeouts }), pricing),
       );
     }
     const generator = config.orchestrator.coordination.persona_generator;
@@ -364,10 +365,11 @@ async function createBackends(
         { where: path, path: `${path}.backend` },
         { env: options.env, cwd: options.cwd },
       );
+      const pricing = { config: generator.backend, clock };
       backends.push(
         backend.type === "scripted"
-          ? backend
-          : withPricing(withRetry(backend, { clock, ...retryTimeouts })),
+          ? withPricing(backend, pricing)
+          : withPricing(withRetry(backend, { clock, ...retryTimeouts }), pricing),
       );
     }
   } catch (error) {
