@@ -205,14 +205,25 @@ describe("streamWithAiSdk over a socket", () => {
   });
 
   it("throws the signal's own reason, e.g. a TimeoutError, as is", async () => {
-    const fake = await start([{ text: "late", delayMs: 2000 }]);
+    // The server holds the reply; the call is aborted once the request reached it.
+    let arrived: () => void = () => undefined;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    let release: () => void = () => undefined;
+    const fake = await start(() => {
+      arrived();
+      return new Promise<FakeReply>((resolve) => (release = () => resolve({ text: "late" })));
+    });
     const controller = new AbortController();
     const reason = new DOMException("request timed out", "TimeoutError");
-    setTimeout(() => controller.abort(reason), 50);
-    const { error } = await collectChunks(
+    const collected = collectChunks(
       streamWithAiSdk(chatModel(fake.url), "fake", request(), { signal: controller.signal }),
     );
+    await received;
+    controller.abort(reason);
+    const { chunks, error } = await collected;
+    release();
     expect(error).toBe(reason);
+    expect(chunks).toEqual([]);
   });
 
   it("reports a connection cut mid-stream as a retryable network error", async () => {

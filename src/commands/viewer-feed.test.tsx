@@ -6,7 +6,7 @@ import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { type Clock, createVirtualClock, systemClock } from "../clock.js";
 import { parseEventLog, type CoordEvent } from "../events/index.js";
 import { initialRunState, replay } from "../session/index.js";
@@ -97,18 +97,19 @@ describe("coord viewer's replay", () => {
     },
   );
 
+  // Following reads a real file as it grows, so it runs on the system clock (polling every 5 ms);
+  // the test waits on what was shown, never for a fixed time.
   test("a run still being written is followed until its run-end", async () => {
     const { text, events } = await fixture();
     const lines = text.split("\n").filter((line) => line !== "");
     const path = join(await mkdtemp(join(tmpdir(), "coord-viewer-feed-")), "events.jsonl");
     await writeFile(path, `${lines.slice(0, 10).join("\n")}\n${lines[10]!.slice(0, 20)}`);
     const { done, shown, activities, screen } = await view(path, undefined, systemClock);
-    const waitFor = async (count: number) => {
-      const deadline = Date.now() + 20_000;
-      while (shown.length < count && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(shown.length).toBeGreaterThanOrEqual(count);
-    };
+    const waitFor = (count: number) =>
+      vi.waitFor(() => expect(shown.length).toBeGreaterThanOrEqual(count), {
+        timeout: 8000,
+        interval: 5,
+      });
     await waitFor(10);
     expect(activities.at(-1)).toBe("following");
     expect(screen.lastFrame()).toContain("following the run as it is written");

@@ -1,7 +1,8 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { commandEnvironment, commandTool, MAX_COMMAND_OUTPUT } from "./command-tool.js";
 import type { ToolCallContext } from "./tool.js";
 
@@ -32,9 +33,11 @@ async function run(
     blocked?: string[];
     signal?: AbortSignal;
     passEnv?: string[];
+    /** The workspace; default a new temp directory. */
+    cwd?: string;
   } = {},
 ): Promise<{ ok: boolean; text: string; cwd: string }> {
-  const cwd = await mkdtemp(join(tmpdir(), "coord-cmd-"));
+  const cwd = options.cwd ?? (await mkdtemp(join(tmpdir(), "coord-cmd-")));
   const tool = commandTool({
     cwd,
     env: ENV,
@@ -122,8 +125,14 @@ describe("execute_command", () => {
 
   test("an abort kills the command", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("round stopped")), 300);
-    const result = await run({ command: "sleep 30" }, { signal: controller.signal });
-    expect(result).toMatchObject({ ok: false, text: "round stopped" });
+    const cwd = await mkdtemp(join(tmpdir(), "coord-cmd-"));
+    const result = run({ command: "echo > started; sleep 30" }, { signal: controller.signal, cwd });
+    // Aborted once the command runs (a condition, not a guess at how long it takes to start).
+    await vi.waitFor(() => expect(existsSync(join(cwd, "started"))).toBe(true), {
+      timeout: 5000,
+      interval: 5,
+    });
+    controller.abort(new Error("round stopped"));
+    expect(await result).toMatchObject({ ok: false, text: "round stopped" });
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CoordEvent, EventBody } from "../../events/events.js";
 import { replay } from "../../session/reducer.js";
 import { createLiveStatus, formatUsd } from "./live-status.js";
@@ -33,6 +33,15 @@ function events(costs: (number | undefined)[]): CoordEvent[] {
   }));
 }
 
+/**
+ * The first line of the first frame drawn into `written()`: waits for the draw (a timer of
+ * `intervalMs: 0`) as a condition, never a fixed sleep.
+ */
+async function firstLine(written: () => string): Promise<string> {
+  await vi.waitFor(() => expect(written()).toContain("\n"), { timeout: 5000, interval: 1 });
+  return written().split("\n")[0]!;
+}
+
 async function header(costs: (number | undefined)[]): Promise<string> {
   let written = "";
   const live = createLiveStatus(
@@ -40,9 +49,9 @@ async function header(costs: (number | undefined)[]): Promise<string> {
     { intervalMs: 0, now: () => Date.UTC(2025, 0, 1) },
   );
   live.update(replay(events(costs)));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  const line = await firstLine(() => written);
   live.clear();
-  return written.split("\n")[0]!;
+  return line;
 }
 
 describe("the live status header", () => {
@@ -93,11 +102,9 @@ describe("the live status header", () => {
         })),
       ]),
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const line = await firstLine(() => written);
     live.clear();
-    expect(written.split("\n")[0]).toContain(
-      "$0.0010 · 1 of 2 model calls failed · budget reached",
-    );
+    expect(line).toContain("$0.0010 · 1 of 2 model calls failed · budget reached");
   });
 
   it("formats USD by size", () => {

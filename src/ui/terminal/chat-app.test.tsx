@@ -42,7 +42,12 @@ function mount(state: ChatViewState) {
   return { app, store, actions };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** Waits until `check` passes (ink renders and reads keys asynchronously); never a fixed sleep. */
+const until = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 5 });
+
+/** Waits until the app reads its input (ink attaches its key listener after the first render). */
+const ready = (app: ReturnType<typeof render>) =>
+  until(() => expect(app.stdin.listenerCount("readable")).toBeGreaterThan(0));
 
 describe("ChatApp", () => {
   test("idle: blocks, the input line and the status bar", () => {
@@ -57,84 +62,81 @@ describe("ChatApp", () => {
 
   test("typing and Enter submit the line; a chunk ending in a line break sends too", async () => {
     const { app, actions } = mount(idle());
-    await tick();
+    await ready(app);
     app.stdin.write("hello");
-    await tick();
-    expect(app.lastFrame()).toContain("› hello");
+    await until(() => expect(app.lastFrame()).toContain("› hello"));
     app.stdin.write("\r");
-    await tick();
-    expect(actions.submit).toHaveBeenCalledWith("hello");
+    await until(() => expect(actions.submit).toHaveBeenCalledWith("hello"));
     app.stdin.write("/inspect 1\r");
-    await tick();
-    expect(actions.submit).toHaveBeenLastCalledWith("/inspect 1");
+    await until(() => expect(actions.submit).toHaveBeenLastCalledWith("/inspect 1"));
+    expect(actions.submit).toHaveBeenCalledTimes(2);
   });
 
   test("Ctrl+P, Ctrl+R, Ctrl+C and Ctrl+D reach the chat", async () => {
     const { app, actions } = mount(idle());
-    await tick();
+    await ready(app);
     app.stdin.write(CTRL_P);
-    await tick();
+    await until(() => expect(actions.cycleCwdContext).toHaveBeenCalledTimes(1));
     app.stdin.write(CTRL_R);
-    await tick();
+    await until(() => expect(actions.toggleRefine).toHaveBeenCalledTimes(1));
     app.stdin.write(CTRL_C);
-    await tick();
+    await until(() => expect(actions.interrupt).toHaveBeenCalledTimes(1));
     app.stdin.write(CTRL_D);
-    await tick();
+    await until(() => expect(actions.quit).toHaveBeenCalledTimes(1));
+    // Each key reached its own action only.
     expect(actions.cycleCwdContext).toHaveBeenCalledTimes(1);
     expect(actions.toggleRefine).toHaveBeenCalledTimes(1);
     expect(actions.interrupt).toHaveBeenCalledTimes(1);
-    expect(actions.quit).toHaveBeenCalledTimes(1);
+    expect(actions.submit).not.toHaveBeenCalled();
   });
 
   test("Ctrl+C on a typed line clears it instead of quitting", async () => {
     const { app, actions } = mount(idle());
-    await tick();
+    await ready(app);
     app.stdin.write("half a question");
-    await tick();
+    await until(() => expect(app.lastFrame()).toContain("› half a question"));
     app.stdin.write(CTRL_C);
-    await tick();
+    await until(() => expect(app.lastFrame()).toContain("Ask the team, or /help"));
     expect(actions.interrupt).not.toHaveBeenCalled();
-    await vi.waitFor(() => expect(app.lastFrame()).toContain("Ask the team, or /help"));
+    expect(actions.quit).not.toHaveBeenCalled();
     app.stdin.write(CTRL_C);
-    await vi.waitFor(() => expect(actions.interrupt).toHaveBeenCalledTimes(1));
+    await until(() => expect(actions.interrupt).toHaveBeenCalledTimes(1));
   });
 
   test("two quick Ctrl+C on a typed line: the first clears it, the second interrupts", async () => {
     const { app, actions } = mount(idle());
-    await tick();
+    await ready(app);
     app.stdin.write("half a question");
-    await tick();
+    await until(() => expect(app.lastFrame()).toContain("› half a question"));
     app.stdin.write(CTRL_C);
     app.stdin.write(CTRL_C);
-    await vi.waitFor(() => expect(actions.interrupt).toHaveBeenCalledTimes(1));
-    await vi.waitFor(() => expect(app.lastFrame()).toContain("Ask the team, or /help"));
+    await until(() => expect(actions.interrupt).toHaveBeenCalledTimes(1));
+    await until(() => expect(app.lastFrame()).toContain("Ask the team, or /help"));
   });
 
   test("busy: the live run replaces the input; the keys line says what Ctrl+C does", async () => {
     const { app, store } = mount(idle());
     store.set({ ...idle(), busy: true, run: teamState(3) });
-    await tick();
+    await until(() => expect(app.lastFrame()).toContain("Ctrl+C cancel the turn"));
     const frame = app.lastFrame()!;
     expect(frame).not.toContain("Ask the team");
     expect(frame).toContain("alice");
     expect(frame).toContain("Ctrl+C cancel the turn");
     store.set({ ...store.get(), cancelling: true });
-    await tick();
-    expect(app.lastFrame()).toContain("Ctrl+C again to quit");
+    await until(() => expect(app.lastFrame()).toContain("Ctrl+C again to quit"));
   });
 
   test("the status bar follows Refine and the working-directory context", async () => {
     const { app, store } = mount(idle());
     store.set({ ...idle(), status: { ...idle().status, refine: false, cwdContext: "read-only" } });
-    await tick();
-    expect(app.lastFrame()).toContain("Refine off");
+    await until(() => expect(app.lastFrame()).toContain("Refine off"));
     expect(app.lastFrame()).toContain("cwd: read-only");
   });
 
   test("after the end only the farewell remains below the blocks", async () => {
     const { app, store } = mount(idle());
     store.set({ ...idle(), farewell: "Session session_20250101_120000 saved (1 turn)." });
-    await tick();
+    await until(() => expect(app.lastFrame()).toContain("saved (1 turn)"));
     const frame = app.lastFrame()!;
     expect(frame).toContain("saved (1 turn)");
     expect(frame).not.toContain("Refine");
