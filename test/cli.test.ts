@@ -111,7 +111,7 @@ describe("coord <question>", () => {
       (await readdir(join(sandbox.cwd, "agent_outputs")))[0]!,
     );
     const debug = await readFile(join(logDir, "coord_debug.log"), "utf8");
-    expect(debug).toContain("Winner: alice");
+    expect(debug).toMatch(/ #\d+ winner: alice \(/);
   });
 
   test("COORD_LOG_DIR moves the logs", async () => {

@@ -36,6 +36,7 @@ import {
 } from "./chat-commands.js";
 import type { Tracing } from "../tracing/index.js";
 import { failureLine } from "../ui/plain/index.js";
+import { writeDebugHeader } from "./debug-header.js";
 import { writeOutputFile } from "./output-file.js";
 import {
   closeSession,
@@ -190,6 +191,20 @@ export function createChatController(options: ChatControllerOptions): ChatContro
         ],
       });
       await noteLogDir(session, handle.runDir);
+      if (options.flags.debug) {
+        writeDebugHeader(handle.writer, {
+          prepared: { config, configPath: options.configPath, env: options.env, ...choice },
+          cwd: options.cwd,
+          home: options.home,
+          version: options.version,
+          argv: options.argv,
+          session: {
+            id: session.record.id,
+            continued: session.continued || session.record.turns > 0,
+            turn: session.record.turns + 1,
+          },
+        });
+      }
       const result = await handle.done;
       if (ended) return;
       const turn = await recordTurn(session, {

@@ -19,10 +19,11 @@ import {
 } from "../runner/index.js";
 import { latestPersonas, type RunState, type RunSubscriber } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
-import { failureLine, oneLine, traceSubscriber } from "../ui/plain/index.js";
+import { failureLine, oneLine } from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
 import type { Tracing } from "../tracing/index.js";
 import { openCommandTracing } from "./command-tracing.js";
+import { writeDebugHeader } from "./debug-header.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
 import { writeOutputFile } from "./output-file.js";
 import { runResultJson } from "./run-json.js";
@@ -190,9 +191,19 @@ async function runTraced(
   });
   handle.subscribe((event, state) => display.event(event, state));
   for (const subscriber of phase?.subscribers ?? []) handle.subscribe(subscriber);
-  const debugLog = handle.writer;
-  if (flags.debug && debugLog) {
-    handle.subscribe(traceSubscriber((line) => debugLog.debug(line), { maxTextLength: 400 }));
+  if (flags.debug) {
+    writeDebugHeader(handle.writer, {
+      prepared,
+      cwd: io.cwd,
+      home: io.home,
+      version: io.version,
+      argv: io.argv,
+      session: {
+        id: session.record.id,
+        continued: session.continued,
+        turn: session.record.turns + 1,
+      },
+    });
   }
   let result;
   try {

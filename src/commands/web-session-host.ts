@@ -28,6 +28,7 @@ import {
 } from "../session/index.js";
 import type { Tracing } from "../tracing/index.js";
 import type { CommandIO } from "./io.js";
+import { writeDebugHeader } from "./debug-header.js";
 import { writeOutputFile } from "./output-file.js";
 import {
   closeSession,
@@ -183,6 +184,20 @@ export async function createSessionWebHost(
           options.warn(`a page's feed failed: ${(error as Error).message}`),
       });
       await noteLogDir(session, handle.runDir);
+      if (options.debug) {
+        writeDebugHeader(handle.writer, {
+          prepared,
+          cwd: io.cwd,
+          home: io.home,
+          version: io.version,
+          argv: io.argv,
+          session: {
+            id: session.record.id,
+            continued: session.continued || session.record.turns > 0,
+            turn,
+          },
+        });
+      }
     } catch (error) {
       if (session.turns.length === 0) {
         await discardSession(session);

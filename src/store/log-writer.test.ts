@@ -353,8 +353,12 @@ describe("createLogWriter", () => {
     await loud.close();
     const lines = readFileSync(join(loud.logDir, "coord_debug.log"), "utf8").trim().split("\n");
     expect(lines).toContain("1970-01-01T00:00:00.000Z hello");
-    expect(lines).toContain("1970-01-01T00:00:00.000Z event 1 run-start");
-    expect(lines).toContain("1970-01-01T00:00:00.000Z event 2 round-start a");
+    expect(lines).toContain(
+      "1970-01-01T00:00:00.000Z #1 run start: mode voting, 2 agents (a = agent1, openai/gpt-x; b = agent2, openai/gpt-y), 0 earlier turns, question 12 chars: What is 2+2?",
+    );
+    expect(lines).toContain(
+      "1970-01-01T00:00:00.000Z #2 a: round 1 start (coordinate, attempt 1, sees no answers); model request 1 start: openai/gpt-x",
+    );
   });
 
   it("omits final_answer.md without a final answer and refuses writes after close", async () => {

@@ -11,7 +11,9 @@
  * - `metrics.json` (`toMetricsJson`) and `final_answer.md` at close;
  * - `execution_metadata.yaml` at creation: question, config with secrets redacted, CLI args,
  *   coord version, and the run's trace id (`trace_id`) when it is traced (docs/tracing.md);
- * - `<logDir>/coord_debug.log` with `debug: true`.
+ * - `<logDir>/coord_debug.log` with `debug: true`: each line `<ISO time> <message>`, stamped by the
+ *   clock when it is written; `#<seq> …` lines describe the events (`./debug-lines.ts`), others
+ *   come from `debug()` (the command's config and session lines, trace lines).
  *
  * Every byte written passes through the process's one redactor (`src/redact.ts`): known key values
  * and key-shaped strings never reach a log file, also when a model streams one in pieces: the
@@ -28,6 +30,7 @@ import { InternalError } from "../errors.js";
 import { serializeEvent, type CoordEvent } from "../events/index.js";
 import { initialRunState, type RunState, toMetricsJson, toStatusJson } from "../session/index.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { createDebugLineFormatter } from "./debug-lines.js";
 import { createAttemptDir, createRunDir } from "./log-dir.js";
 import { redact, redactCliArgs, redactSecrets } from "./redact-secrets.js";
 import { createStreamRedactor } from "./stream-redactor.js";
@@ -93,7 +96,10 @@ export interface LogWriter {
    * @throws InternalError when called after close().
    */
   write(event: CoordEvent, state: RunState): void;
-  /** Appends `<ISO time> <message>` to coord_debug.log when debug is on; otherwise nothing. */
+  /**
+   * Appends `<ISO time> <message>` to coord_debug.log when debug is on (the time is the clock's
+   * now, when the line is written; the message is redacted); otherwise nothing.
+   */
   debug(message: string): void;
   /**
    * Waits for pending writes, then writes the final status.json, metrics.json and, when the run
@@ -220,6 +226,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     }
   };
 
+  const debugLines = options.debug ? createDebugLineFormatter() : undefined;
   appendDebug(`log writer: ${dir}`);
 
   return {
@@ -236,8 +243,8 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       appendEvents(stream.push(event));
       const phase = state.phase;
       state = next;
-      if (options.debug && !event.type.endsWith("-delta")) {
-        appendDebug(`event ${event.seq} ${event.type}${event.agentId ? ` ${event.agentId}` : ""}`);
+      if (debugLines) {
+        for (const line of debugLines.lines(event)) appendDebug(`#${event.seq} ${line}`);
       }
       requestStatus(state.phase !== phase);
     },
