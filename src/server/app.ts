@@ -27,22 +27,22 @@
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { requestId, type RequestIdVariables } from "hono/request-id";
+import { requestId } from "hono/request-id";
 import { basename } from "node:path";
 import { redact } from "../redact.js";
 import { browserGuards } from "./browser-guards.js";
 import type { RunState } from "../session/index.js";
 import type { RequestTrace, Tracing } from "../tracing/index.js";
+import { accessLog, errorHandler, type LogVariables } from "./access-log.js";
 import { ApiError } from "./api-error.js";
 import { type CompletionContext, runChatCompletion } from "./chat-completion.js";
 import { DEFAULT_KEEP_ALIVE_MS, streamChatCompletion } from "./chat-stream.js";
 import { systemClock, type Clock } from "../clock.js";
+import { createFailureMemory } from "./failure-memory.js";
 import { withGeneration } from "./generation-override.js";
 import { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 import {
   bearerAuth,
-  CLIENT_GONE_STATUS,
-  isClientGone,
   isJsonContentType,
   methodNotAllowed,
   redactBody,
@@ -50,7 +50,8 @@ import {
 } from "./http-guards.js";
 
 export { redactBody };
-import { quietExamples, teamFiles, teamForModel, type ServedTeam } from "./served-team.js";
+import { addModelRoutes } from "./model-routes.js";
+import { teamForModel, type ServedTeam } from "./served-team.js";
 
 /** Default cap on a request body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -104,6 +105,11 @@ export interface AppOptions {
   stream?: boolean | undefined;
   /** Silence in a streamed answer before a `: keep-alive` comment, ms; default 15000. */
   keepAliveMs?: number | undefined;
+  /**
+   * How long a failed run answers the same request again without a run (ms; 0: never); default
+   * `FAILURE_MEMORY_MS` (`./failure-memory.ts`: 180 s).
+   */
+  failureMemoryMs?: number | undefined;
   /** Time for the keep-alive sleeps; default the system clock. */
   clock?: Clock | undefined;
   /** Aborting it stops every run in flight (they answer 503): shutdown past its grace period. */
@@ -126,9 +132,7 @@ export interface AppActivity {
   readonly inFlight: number;
 }
 
-type Env = {
-  Variables: RequestIdVariables & { requestTrace?: RequestTrace; clientGone?: boolean };
-};
+type Env = { Variables: LogVariables & { requestTrace?: RequestTrace } };
 
 /**
  * Creates the app. The options are read once; the app keeps no state between requests beyond
@@ -139,45 +143,14 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   const app = new Hono<Env>();
   let inFlight = 0;
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  let quiet: Promise<string[]> | undefined;
+  const failures = createFailureMemory({ now, ttlMs: options.failureMemoryMs });
 
   const onLog = options.onLog && ((line: string) => options.onLog!(redact(line)));
 
   app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
-  app.use(async (c, next) => {
-    const started = now();
-    await next();
-    await redactBody(c);
-    if (c.req.path !== "/health") {
-      const gone = c.get("clientGone") ? " (the client went away before its request was read)" : "";
-      onLog?.(
-        `${c.get("requestId")} ${c.req.method} ${c.req.path} ${c.res.status} ${now() - started} ms${gone}`,
-      );
-    }
-  });
+  app.use(accessLog(onLog, now));
   for (const guard of browserGuards(options.corsOrigins ?? [])) app.use(guard);
-  app.onError((error, c) => {
-    if (error instanceof ApiError) {
-      // The client's copy loses the network addresses (sendError); the log keeps them.
-      if (error.status >= 500) onLog?.(`${c.get("requestId")} ${error.status} ${error.message}`);
-      return sendError(c, error);
-    }
-    if (isClientGone(error, c)) {
-      // Nobody reads this answer: the access log line says what happened, without a stack.
-      c.set("clientGone", true);
-      return c.body(null, CLIENT_GONE_STATUS as 200);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    onLog?.(
-      `${c.get("requestId")} internal error: ${error instanceof Error ? (error.stack ?? message) : message}`,
-    );
-    return sendError(
-      c,
-      new ApiError(500, `internal error in coord serve (please report it): ${message}`, {
-        code: "internal_error",
-      }),
-    );
-  });
+  app.onError(errorHandler(onLog));
   app.notFound((c) =>
     sendError(
       c,
@@ -206,34 +179,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     }),
   );
 
-  /** The model ids `GET /v1/models` lists. */
-  async function modelIds(): Promise<string[]> {
-    if (options.team) return [options.team.id];
-    if (options.modelRouting === false) return [];
-    quiet ??= quietExamples({ cwd: options.cwd, env: options.env });
-    return [...(await quiet), ...(await teamFiles(options.teamsDir))];
-  }
-  const modelObject = (id: string) => ({
-    id,
-    object: "model",
-    created: Math.floor(now() / 1000),
-    owned_by: "coord",
-  });
-
-  app.get("/v1/models", async (c) =>
-    c.json({ object: "list", data: (await modelIds()).map(modelObject) }),
-  );
-
-  // Ids hold slashes (`coord/team`, `@examples/NAME`): the rest of the path is the id.
-  app.get("/v1/models/:id{.+}", async (c) => {
-    const id = decodeURIComponent(c.req.param("id"));
-    if ((await modelIds()).includes(id)) return c.json(modelObject(id));
-    throw new ApiError(
-      404,
-      `the model ${JSON.stringify(id)} does not exist on this server: GET /v1/models lists the ones it serves`,
-      { param: "model", code: "model_not_found" },
-    );
-  });
+  addModelRoutes(app, options, now);
 
   app.post(
     "/v1/chat/completions",
@@ -280,14 +226,26 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
         ),
     }),
     async (c) => {
-      const request = readChatRequest(parseJsonBody(await c.req.text()), {
-        stream: options.stream === true,
-      });
+      const text = await c.req.text();
+      const request = readChatRequest(parseJsonBody(text), { stream: options.stream === true });
       const routed = options.team ?? (await routedTeam(request.model));
       // The request's temperature, max_tokens, stop: for this run's agents only.
       const { generation } = request.options;
       const config = withGeneration(routed.config, routed.agentIndexes, generation, options.env);
       const team = { ...routed, config };
+      // A client retrying a failed run (LangChain, the AI SDK) gets its failure, not a new run:
+      // as it came the first time (a streamed one ends its stream with it).
+      const repeatKey = failures.keyOf(team.id, text);
+      const remembered = (error: unknown): never => {
+        failures.remember(repeatKey, error);
+        throw error;
+      };
+      const repeat = failures.recall(repeatKey);
+      if (repeat) {
+        c.set("repeatOfMs", repeat.ageMs);
+        if (!request.stream) return sendError(c, repeat.error);
+        return chatStream(c, request, team, () => undefined, remembered, repeat.error);
+      }
       // Runs are capped, not requests: a client still sending its body holds no run slot.
       if (inFlight >= maxInFlight) {
         c.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
@@ -303,9 +261,9 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       inFlight++;
       let held = false;
       try {
-        if (!request.stream) return await chatCompletion(c, request, team);
+        if (!request.stream) return await chatCompletion(c, request, team).catch(remembered);
         // A streamed run holds its slot until the stream ends, not until its headers are sent.
-        const response = chatStream(c, request, team, () => inFlight--);
+        const response = chatStream(c, request, team, () => inFlight--, remembered);
         held = true;
         return response;
       } finally {
@@ -325,17 +283,26 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
     return c.json(body);
   }
 
-  /** Runs one chat completion as Server-Sent Events; `release` frees its slot at the end. */
+  /**
+   * Runs one chat completion as Server-Sent Events; `release` frees its slot at the end, `failed`
+   * sees its error. With `replay` (a remembered failure) no run starts: the stream ends with it.
+   */
   function chatStream(
     c: Context<Env>,
     request: ChatRequest,
     team: ServedTeam,
     release: () => void,
+    failed: (error: unknown) => never,
+    replay?: ApiError,
   ): Response {
     const id = c.get("requestId");
     return streamChatCompletion(
       (onLine, gone) =>
-        runChatCompletion(team, request, { ...completionContext(c, team, gone), onLine }),
+        replay
+          ? Promise.reject(replay)
+          : runChatCompletion(team, request, { ...completionContext(c, team, gone), onLine }).catch(
+              failed,
+            ),
       {
         model: team.id,
         created: Math.floor(now() / 1000),
