@@ -15,7 +15,16 @@ import {
 } from "../session/reducer.js";
 import { findLatestLogDir, listLogDirs, logDirName } from "./log-dir.js";
 import { readRunLog } from "./log-reader.js";
-import { createLogWriter, REDACTED, type LogWriterOptions } from "./log-writer.js";
+import { createVirtualClock } from "../clock.js";
+import {
+  createLogWriter,
+  EVENTS_BATCH_CHARS,
+  REDACTED,
+  type LogWriterOptions,
+} from "./log-writer.js";
+
+/** Resolves after the current turn of the event loop, when batched event lines are written. */
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 const NOW = new Date(2025, 2, 1, 9, 5, 7); // local time → log_20250301_090507
 let root: string;
@@ -276,17 +285,29 @@ describe("createLogWriter", () => {
     }
   });
 
-  it("rewrites status.json at once on a phase change, even under a long throttle", async () => {
-    const writer = await createLogWriter(options({ statusIntervalMs: 60_000 }));
+  it("rewrites status.json at once on a phase change, and a throttled one after the interval on the clock", async () => {
+    // The throttle sleeps on the injected clock: a virtual one moves on at once in real time,
+    // and its time says when the throttled rewrite happened.
+    const clock = createVirtualClock();
+    const writer = await createLogWriter(options({ statusIntervalMs: 1_000, clock }));
     const statusPath = join(writer.dir, "status.json");
-    write(writer, run[0]!); // run-start: phase stays "starting"
-    write(writer, run[1]!); // first round: phase "coordinating"
+    const seqOf = () => (readJson(statusPath) as StatusJson).last_seq;
+    const started = clock.now();
+    write(writer, run[0]!); // run-start: phase stays "starting", written (first write)
+    write(writer, run[1]!); // first round: phase "coordinating": written at once
     await vi.waitFor(() => expect(readJson(statusPath)).toMatchObject({ phase: "coordinating" }));
-    write(writer, run[2]!); // same phase: throttled
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((readJson(statusPath) as StatusJson).last_seq).toBe(2);
+    expect(clock.now()).toBe(started); // the phase change did not wait for the throttle
+    write(writer, run[2]!); // same phase: throttled until 1 s after the last rewrite
+    await vi.waitFor(() => expect(seqOf()).toBe(3));
+    // Broken throttling (written at once, no sleep) leaves the clock where it was; a throttle
+    // that never fires times the wait out.
+    expect(clock.now()).toBe(started + 1_000);
+    write(writer, run[3]!); // throttled again; close() writes it and cancels the sleep
+    expect(clock.pending).toBe(1);
     await writer.close();
-    expect((readJson(statusPath) as StatusJson).last_seq).toBe(3);
+    expect(seqOf()).toBe(4);
+    expect(clock.pending).toBe(0);
+    expect(clock.now()).toBe(started + 1_000);
   });
 
   it("adds _2, _3 … when a log directory for the same second exists", async () => {
@@ -323,6 +344,8 @@ describe("createLogWriter", () => {
     const writer = await createLogWriter(options());
     const half = run.slice(0, 9);
     for (const event of half) write(writer, event);
+    // Batched: the lines go out together at the end of this turn of the event loop.
+    await endOfTurn();
     // no close(): the process "dies" here
     const log = await readRunLog(writer.dir);
     expect(log.events).toEqual(half);
@@ -337,6 +360,37 @@ describe("createLogWriter", () => {
     expect(cut.truncated).toBe(true);
     expect(cut.events).toEqual(half);
     await writer.close();
+  });
+
+  it("writes the events of one turn of the event loop in one go, whole lines only", async () => {
+    const writer = await createLogWriter(options());
+    const eventsPath = join(writer.dir, "events.jsonl");
+    const lines = () => readFileSync(eventsPath, "utf8");
+    for (const event of run.slice(0, 5)) write(writer, event);
+    expect(lines()).toBe(""); // nothing yet: the turn is not over
+    await endOfTurn();
+    expect(parseEventLog(lines()).events).toEqual(run.slice(0, 5));
+    // A turn that queues more than EVENTS_BATCH_CHARS is written at once, whole lines only.
+    const big = events(
+      Array.from({ length: 40 }, (): EventBody => ({
+        type: "tool-result",
+        agentId: "a",
+        round: 1,
+        toolCallId: "c1",
+        toolName: "calc",
+        output: "x".repeat(4_000),
+        isError: false,
+        durationMs: 1,
+      })),
+    ).map((event, index) => ({ ...event, seq: 6 + index }));
+    const state = stateAfter.get(run[4]!)!;
+    for (const event of big) writer.write(event, state);
+    const early = lines();
+    expect(early.length).toBeGreaterThanOrEqual(EVENTS_BATCH_CHARS);
+    expect(early.endsWith("\n")).toBe(true);
+    expect(parseEventLog(early).events.length).toBeLessThan(5 + big.length);
+    await writer.close();
+    expect(parseEventLog(lines()).events).toEqual([...run.slice(0, 5), ...big]);
   });
 
   it("writes coord_debug.log in the log directory only with debug on", async () => {

@@ -4,8 +4,10 @@
  * `<root>/log_<time>[_<n>]/turn_<n>/attempt_<n>/`. It is given each event with the state the
  * run's one reducer pass led to; it reduces nothing itself.
  *
- * - `events.jsonl`: every event, appended as it happens (one write per complete line, so a crash
- *   leaves every earlier line readable);
+ * - `events.jsonl`: every event, appended in batches: the lines of the events of one turn of the
+ *   event loop go out in one write(2) of whole lines at the end of that turn (`setImmediate`), at
+ *   once when {@link EVENTS_BATCH_CHARS} characters wait, and at close; so a crash (even `kill -9`)
+ *   leaves every line flushed before it whole and readable, and loses at most the current turn's;
  * - `status.json`: `toStatusJson` of the run's state, rewritten atomically at most every
  *   `statusIntervalMs`, at once on a phase change, and at close;
  * - `metrics.json` (`toMetricsJson`) and `final_answer.md` at close;
@@ -48,6 +50,9 @@ export const LOG_FILES = {
   debug: "coord_debug.log",
 } as const;
 
+/** Characters (UTF-16 units) of waiting events.jsonl lines that are written at once. */
+export const EVENTS_BATCH_CHARS = 64 * 1024;
+
 /** Options of {@link createLogWriter}. */
 export interface LogWriterOptions {
   /** Log root, e.g. `agent_outputs` or `COORD_LOG_DIR` (the caller reads the environment). */
@@ -69,7 +74,10 @@ export interface LogWriterOptions {
   debug: boolean;
   /** The run's OpenTelemetry trace id, when traced: `trace_id` in execution_metadata.yaml. */
   traceId?: string;
-  /** Times the status.json throttle and debug lines; default the system clock. */
+  /**
+   * Times the status.json throttle (its `sleep`) and debug lines; default the system clock. A
+   * virtual clock (`createVirtualClock`) runs the throttle without waiting in real time.
+   */
   clock?: Clock;
   /** Minimum ms between status.json rewrites (phase changes write at once). Default 200. */
   statusIntervalMs?: number;
@@ -88,10 +96,10 @@ export interface LogWriter {
   /** The first write failure, if any (close() also rejects with it). */
   readonly error: Error | undefined;
   /**
-   * Appends the event to events.jsonl (synchronously, one line; a streamed delta, and events
-   * after it, wait for the block's next delta or end, see the module comment) and schedules a
-   * status.json rewrite of `state`. Never throws for IO failures (see `onError`). Its signature is a
-   * `RunSubscriber`'s: `live.subscribe(writer.write)`.
+   * Queues the event's line for events.jsonl (written at the end of this turn of the event loop;
+   * a streamed delta, and events after it, wait for the block's next delta or end, see the module
+   * comment) and schedules a status.json rewrite of `state`. Never throws for IO failures (see
+   * `onError`). Its signature is a `RunSubscriber`'s: `live.subscribe(writer.write)`.
    * @param state the run's state after `event`.
    * @throws InternalError when called after close().
    */
@@ -155,7 +163,8 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
   let closed = false;
   let closing: Promise<void> | undefined;
   let lastStatusAt = Number.NEGATIVE_INFINITY;
-  let timer: NodeJS.Timeout | undefined;
+  /** Aborts the throttle's pending sleep, when one is pending. */
+  let timer: AbortController | undefined;
   let inFlight: Promise<void> | undefined;
   let dirty = false;
 
@@ -198,32 +207,60 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     return inFlight;
   };
 
+  const cancelTimer = (): void => {
+    timer?.abort();
+    timer = undefined;
+  };
+
   const requestStatus = (urgent: boolean): void => {
     const sinceLast = clock.now() - lastStatusAt;
     if (urgent || sinceLast >= intervalMs) {
-      clearTimeout(timer);
-      timer = undefined;
+      cancelTimer();
       void writeStatus();
       return;
     }
     if (timer !== undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (!closed) void writeStatus();
-    }, intervalMs - sinceLast);
-    timer.unref();
+    const own = new AbortController();
+    timer = own;
+    clock.sleep(intervalMs - sinceLast, own.signal).then(
+      () => {
+        if (timer === own) timer = undefined;
+        if (!closed) void writeStatus();
+      },
+      () => undefined, // cancelled: a write came first, or close()
+    );
   };
 
   /** Deltas re-chunked so a secret streamed in pieces is redacted whole (stream-redactor.ts). */
   const stream = createStreamRedactor();
-  const appendEvents = (events: readonly CoordEvent[]): void => {
-    if (eventsFailed || events.length === 0) return;
+  /** Lines waiting for the end of this turn of the event loop, and their length (UTF-16 units). */
+  let waiting: string[] = [];
+  let waitingLength = 0;
+  let flushScheduled: NodeJS.Immediate | undefined;
+  const flushEvents = (): void => {
+    clearImmediate(flushScheduled);
+    flushScheduled = undefined;
+    if (waiting.length === 0) return;
+    const text = waiting.length === 1 ? waiting[0]! : waiting.join("");
+    waiting = [];
+    waitingLength = 0;
+    if (eventsFailed) return;
     try {
-      for (const event of events) writeAll(eventsFd, redact(serializeEvent(event)));
+      writeAll(eventsFd, text);
     } catch (error) {
       eventsFailed = true;
       fail(error);
     }
+  };
+  const appendEvents = (events: readonly CoordEvent[]): void => {
+    if (eventsFailed || events.length === 0) return;
+    for (const event of events) {
+      const line = redact(serializeEvent(event));
+      waiting.push(line);
+      waitingLength += line.length;
+    }
+    if (waitingLength >= EVENTS_BATCH_CHARS) flushEvents();
+    else flushScheduled ??= setImmediate(flushEvents);
   };
 
   const debugLines = options.debug ? createDebugLineFormatter() : undefined;
@@ -252,8 +289,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     close() {
       if (closing) return closing;
       closed = true;
-      clearTimeout(timer);
-      timer = undefined;
+      cancelTimer();
       closing = (async () => {
         try {
           await inFlight;
@@ -276,6 +312,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
           }
         } finally {
           appendEvents(stream.flush());
+          flushEvents();
           closeSync(eventsFd);
         }
         appendDebug(`log writer closed: ${state.eventCount} events`);
