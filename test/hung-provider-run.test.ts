@@ -41,7 +41,10 @@ function teamConfig(url: string) {
   ).config;
 }
 
-describe("a single agent on a provider that hangs", () => {
+// Real time, seconds of it: the idle limits and the retry wrapper's backoff (1, 2, 4 s with
+// jitter) run on the system clock, as startRun builds its backends with the real fetch (a virtual
+// clock needs the requests gated: test/support/io-gate.ts). Hence its own timeout.
+describe("a single agent on a provider that hangs", { timeout: 60_000 }, () => {
   test("headers, then nothing: each attempt ends after the idle limit, the run ends long before the orchestrator timeout", async () => {
     const stalls: FakeReply[] = Array.from({ length: 8 }, () => ({
       text: "The answer is",

@@ -7,7 +7,8 @@
  * process limit. Without bubblewrap (a missing binary, through `COORD_BWRAP_PATH`) commands are
  * refused, unless the config opts out with `command_sandbox: none`.
  */
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createReadStream, existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
@@ -253,15 +254,26 @@ agents:
 
   test("the timeout kills the whole sandbox, background processes included", async () => {
     // The workspace is the one writable place: a straggler would write there after the kill.
+    // It holds a FIFO open while it sleeps, so its end is a condition the test waits on (the
+    // reader's end of file, once no writer is left), not a guess at how long it takes to die.
     const workspace = await mkdtemp(join(tmpdir(), "coord-sandbox-ws-"));
-    const result = await run(`(sleep 2; echo late > late.txt) & echo started; sleep 30`, {
-      cwd: workspace,
-      timeout: 1,
+    execFileSync("mkfifo", [join(workspace, "alive.fifo")]);
+    const writersGone = new Promise<void>((resolve, reject) => {
+      const reader = createReadStream(join(workspace, "alive.fifo"));
+      reader
+        .on("data", () => undefined)
+        .on("end", resolve)
+        .on("error", reject);
     });
+    const result = await run(
+      `(exec 3> alive.fifo; sleep 2; echo late > late.txt) & echo started; sleep 30`,
+      { cwd: workspace, timeout: 1 },
+    );
     expect(result.text).toBe(
       "Timed out after 1 s: the command was killed.\nstdout:\nstarted\n\nstderr:\n",
     );
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await writersGone;
+    // Dead before its write, so it can never make it.
     expect(existsSync(join(workspace, "late.txt"))).toBe(false);
   });
 });

@@ -163,5 +163,5 @@ describe("fuzz: the config loader", () => {
       }),
       { numRuns: 2000 },
     );
-  });
+  }, 60_000); // hundreds of generated documents: seconds of CPU, more on a loaded machine
 });
