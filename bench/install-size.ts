@@ -14,7 +14,8 @@
  *   keeps. Platform packages (those declaring `os` or `cpu`) are listed.
  * - **whole**: every file under `node_modules` (the dev install of `npm ci`).
  * - **largest**: the five largest installed packages by own size.
- * - **global install** of the packed tarball, with `COORD_BENCH_GLOBAL_INSTALL=1` ({@link globalInstallRow}).
+ * - **global install** of the packed tarball, offline from npm's cache ({@link globalInstallRow};
+ *   `COORD_BENCH_GLOBAL_INSTALL=0` skips it).
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -222,44 +223,125 @@ const OPTIONAL_PARTS = [
   { name: "node-llama-cpp", backend: "local" },
 ] as const;
 
+/** A global install of the packed tarball in a temp prefix ({@link globalInstall}). */
+export interface GlobalInstall {
+  /** The temp folder holding the tarball and the prefix (`<dir>/prefix`); remove it when done. */
+  dir: string;
+  /** The installed `coord` command: `<prefix>/bin/coord`. */
+  bin: string;
+  /** `<prefix>/lib/node_modules/coord`. */
+  packageDir: string;
+  /** Bytes of the packed tarball. */
+  tarballBytes: number;
+  /** Bytes of `<prefix>/lib/node_modules` (apparent size, as {@link measureInstall} counts). */
+  bytes: number;
+  /** Packages installed under the prefix, nested ones included. */
+  packages: string[];
+}
+
 /**
- * The global install of the packed tarball (`npm pack`, then `npm install -g --prefix <tmp>`):
- * bytes of the prefix's `lib/node_modules`. Needs the registry (or npm's cache) and takes about
- * half a minute, so it runs only with `COORD_BENCH_GLOBAL_INSTALL=1`.
- * @returns the row, or one saying how to get it.
+ * Packs `root` (`npm pack`) and installs the tarball globally into a new temp prefix without the
+ * network: `npm install -g --prefix <tmp> --offline`, from npm's cache (which `npm ci` of this
+ * repository fills with every dependency). The optional peers are not installed, as for a user
+ * who runs `npm install -g coord`.
+ *
+ * @throws Error with npm's own message when packing or installing fails (e.g. `ENOTCACHED`: a
+ *   dependency is not in npm's cache); the temp folder is removed then.
  */
-export function globalInstallRow(root: string, env: NodeJS.ProcessEnv = process.env): Row {
-  const figure = "install: global install of the packed tarball (npm install -g coord-*.tgz)";
-  if (env.COORD_BENCH_GLOBAL_INSTALL !== "1") {
-    return {
-      figure,
-      value: "skipped",
-      note: "set COORD_BENCH_GLOBAL_INSTALL=1 (needs the registry)",
-    };
-  }
+export function globalInstall(root: string, env: NodeJS.ProcessEnv = process.env): GlobalInstall {
   const dir = mkdtempSync(join(tmpdir(), "coord-global-install-"));
   try {
     const npm = (args: string[]) =>
       execFileSync("npm", args, {
         cwd: root,
         encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        maxBuffer: 64 * 1024 * 1024,
       });
-    const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", dir])) as {
-      filename: string;
-      size: number;
-    }[];
+    const packed = JSON.parse(
+      npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir]),
+    ) as { filename: string; size: number }[];
     const tarball = join(dir, packed[0]!.filename);
-    npm(["install", "-g", "--prefix", join(dir, "prefix"), "--no-audit", "--no-fund", tarball]);
-    const bytes = directoryBytes(join(dir, "prefix", "lib", "node_modules"));
+    const prefix = join(dir, "prefix");
+    npm(["install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", tarball]);
+    const nodeModules = join(prefix, "lib", "node_modules");
+    const packages: string[] = [];
+    const pending = [nodeModules];
+    while (pending.length > 0) {
+      for (const { name, path } of packageDirs(pending.pop()!)) {
+        packages.push(name);
+        pending.push(join(path, "node_modules"));
+      }
+    }
+    return {
+      dir,
+      bin: join(prefix, "bin", "coord"),
+      packageDir: join(nodeModules, "coord"),
+      tarballBytes: packed[0]!.size,
+      bytes: directoryBytes(nodeModules),
+      packages,
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    const stderr = (error as { stderr?: unknown }).stderr;
+    const npmError = typeof stderr === "string" ? stderr.trim().split("\n").slice(0, 3) : [];
+    throw new Error(
+      npmError.length > 0
+        ? npmError.join(" ")
+        : error instanceof Error
+          ? error.message
+          : String(error),
+      { cause: error },
+    );
+  }
+}
+
+/** Packages of a global install that a config may not need: optional peers and GPU builds. */
+export function unneededPackages(packages: readonly string[]): string[] {
+  return packages.filter(
+    (name) =>
+      OPTIONAL_PARTS.some((part) => part.name === name) ||
+      name.startsWith("@node-llama-cpp/") ||
+      name.startsWith("@anthropic-ai/claude-agent-sdk-"),
+  );
+}
+
+/**
+ * The global install of the packed tarball ({@link globalInstall}): bytes of the prefix's
+ * `lib/node_modules`. Offline, from npm's cache; about 20 s. `COORD_BENCH_GLOBAL_INSTALL=0`
+ * skips it; a failed install is a row saying npm's reason.
+ * @returns the row.
+ */
+export function globalInstallRow(root: string, env: NodeJS.ProcessEnv = process.env): Row {
+  const figure = "install: global install of the packed tarball (npm install -g coord-*.tgz)";
+  if (env.COORD_BENCH_GLOBAL_INSTALL === "0") {
+    return { figure, value: "skipped", note: "COORD_BENCH_GLOBAL_INSTALL=0" };
+  }
+  let installed: GlobalInstall;
+  try {
+    installed = globalInstall(root, env);
+  } catch (error) {
     return {
       figure,
-      value: size(bytes),
-      ratio: ofBefore(bytes),
-      note: `tarball ${size(packed[0]!.size)}; no optional part (add one with npm install -g NAME)`,
+      value: "unavailable",
+      note: `offline install failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  try {
+    const unneeded = unneededPackages(installed.packages);
+    return {
+      figure,
+      value: `${size(installed.bytes)}, ${installed.packages.length} packages`,
+      ratio: ofBefore(installed.bytes),
+      note:
+        `tarball ${size(installed.tarballBytes)}; ` +
+        (unneeded.length > 0
+          ? `optional parts present: ${unneeded.join(", ")}`
+          : "no optional part, no GPU build (add one with npm install -g NAME)"),
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(installed.dir, { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { installSizeRows, measureInstall } from "../bench/install-size.js";
+import {
+  globalInstallRow,
+  installSizeRows,
+  measureInstall,
+  unneededPackages,
+} from "../bench/install-size.js";
 
 let root: string;
 
@@ -86,7 +91,7 @@ describe("measureInstall", () => {
     manifest(".", { dependencies: { a: "1" } });
     manifest("node_modules/a", { cpu: ["x64"] });
     file("node_modules/a/a.node", 2_500_000);
-    const rows = installSizeRows(root, {});
+    const rows = installSizeRows(root, { COORD_BENCH_GLOBAL_INSTALL: "0" });
     expect(rows.map((row) => row.figure)).toEqual([
       "install: production dependencies (npm ci --omit=dev)",
       "install: production with @anthropic-ai/claude-agent-sdk (the claude_code backend)",
@@ -101,7 +106,7 @@ describe("measureInstall", () => {
     expect(rows[1]!.value).toBe("2.5 MB, 1 packages");
     expect(rows[1]!.note).toBe("+0.0 MB");
     expect(rows[3]!.ratio).toMatch(/^0\.00× 1\.\d\d GB$/);
-    expect(rows[5]!.value).toBe("skipped"); // COORD_BENCH_GLOBAL_INSTALL unset
+    expect(rows[5]!.value).toBe("skipped"); // COORD_BENCH_GLOBAL_INSTALL=0
   });
 
   test("the root's optional peers stay out of production; each one is added on request", () => {
@@ -124,5 +129,30 @@ describe("measureInstall", () => {
     expect(withSdk.platform.map((entry) => entry.name)).toEqual(["sdk-binary"]);
     expect(measureInstall(root, ["llama"]).production.bytes).toBe(a + llama + 4000);
     expect(measureInstall(root).whole.bytes).toBe(a + sdk + binary + 9000 + llama + 4000);
+  });
+
+  test("a global install that npm cannot make is a row with npm's reason, not a figure", () => {
+    manifest(".", { dependencies: { "not-a-package-anywhere-xyz": "1" } }); // no name: npm pack refuses
+    const row = globalInstallRow(root, { ...process.env, COORD_BENCH_GLOBAL_INSTALL: "1" });
+    expect(row.value).toBe("unavailable");
+    expect(row.note).toMatch(/^offline install failed: \S/);
+  }, 60_000);
+
+  test("the optional parts and GPU builds are what a global install must not carry", () => {
+    expect(
+      unneededPackages([
+        "zod",
+        "node-llama-cpp",
+        "@node-llama-cpp/linux-x64-cuda",
+        "@anthropic-ai/claude-agent-sdk",
+        "@anthropic-ai/claude-agent-sdk-linux-x64",
+        "@anthropic-ai/sdk",
+      ]),
+    ).toEqual([
+      "node-llama-cpp",
+      "@node-llama-cpp/linux-x64-cuda",
+      "@anthropic-ai/claude-agent-sdk",
+      "@anthropic-ai/claude-agent-sdk-linux-x64",
+    ]);
   });
 });
