@@ -106,7 +106,7 @@ export const OrchestratorConfig = z.object({
     .enum(["fresh_answers", "revote", "none"])
     .default("fresh_answers")
     .describe(
-      "When voting ends with the best conclusion groups tied (docs/selection.md): `fresh_answers`: each agent answers the question once more without seeing the answers, then the team votes again; `revote`: each agent votes once more between the tied answers; `none`: no extra round. Once per run, counted in the budget; a tie that remains goes to the earliest answer, reported as a tie.",
+      "When voting ends with the best conclusion groups tied (docs/selection.md): `fresh_answers`: each agent answers the question once more without seeing the answers, then the team votes again (a tie with a free-form answer: a re-vote); `revote`: each agent votes once more between the tied answers; `none`: no extra round. Once per run, counted in the budget; a tie that remains goes to the earliest answer, reported as a tie.",
     ),
   defer_voting_until_all_answered: z
     .boolean()

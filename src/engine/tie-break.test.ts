@@ -189,6 +189,24 @@ describe("tie_break: fresh_answers (the default)", () => {
       expect(prompt).not.toContain(shown);
   });
 
+  test("a tie with a free-form answer gets a re-vote instead (fresh free-form answers never add up)", async () => {
+    const essay = "Eggs are sold by the dozen in most shops, so the question needs care.";
+    const { events, backends } = await runScripted(
+      {
+        a: [...tied.a, { vote: "agent2", reason: "the essay is right" }],
+        b: [{ delay_ms: 5, answer: essay }, tied.b[1]!, { vote: "agent2", reason: "mine" }],
+        c: [...tied.c, { vote: "agent3", reason: "mine" }],
+      },
+      { settings: { skip_final_presentation: true } },
+    );
+    assertAllDone(backends);
+    expect(only(events, "warning").map((event) => event.message)).toEqual([
+      "the vote is tied between agent1.1 (18), agent2.1, agent3.1 (19); each agent votes once more between them (orchestrator.tie_break: fresh_answers, a free-form answer is tied: a re-vote instead)",
+    ]);
+    expect(backends.a!.requests[2]!.tools.map((tool) => tool.name)).toEqual(["vote"]);
+    expect(winnerOf(events)).toMatchObject({ anonId: "agent2", votes: 2, tieBroken: false });
+  });
+
   test("an answer the agent gave before is a sample like any other (no novelty refusal)", async () => {
     const { events, backends } = await runScripted(
       {

@@ -8,6 +8,8 @@
  *   answer (a self-consistency sample; only `new_answer` is offered). The answer replaces its
  *   current one (event `answer`, votes cleared as for any answer), then the team votes again as
  *   usual on the new answer set; every answer of the run stays in its conclusion group's count.
+ *   A tie involving a free-form answer (no conclusion: every fresh answer would be a group of its
+ *   own, so the samples could not add up) gets the `revote` round instead.
  * - `revote`: each live agent votes once more, told the vote is tied between the named answers
  *   (only `vote`, for the tied answers, is offered); its new vote replaces its old one, and an
  *   agent that casts none keeps its old vote.
@@ -73,7 +75,9 @@ export class TieBreak {
       });
     if (tied.length < 2) return false;
     this.used = true;
-    this.round = { rule: this.rule, tied, started: new Set() };
+    const freeForm = tied.some((answer) => team.conclusionOf(answer.label) === undefined);
+    const rule = this.rule === "fresh_answers" && freeForm ? "revote" : this.rule;
+    this.round = { rule, tied, started: new Set() };
     const named = tied
       .map((answer) => {
         const conclusion = team.conclusionOf(answer.label);
@@ -81,13 +85,14 @@ export class TieBreak {
       })
       .join(", ");
     const what =
-      this.rule === "revote"
+      rule === "revote"
         ? "each agent votes once more between them"
         : "each agent answers the question again without seeing the answers, then the team votes again";
+    const why = rule === this.rule ? "" : ", a free-form answer is tied: a re-vote instead";
     emitter.emit({
       type: "warning",
       source: "orchestrator",
-      message: `the vote is tied between ${named}; ${what} (orchestrator.tie_break: ${this.rule})`,
+      message: `the vote is tied between ${named}; ${what} (orchestrator.tie_break: ${this.rule}${why})`,
     });
     return true;
   }
