@@ -3,8 +3,9 @@
  * client over a real socket: what coord cannot serve (`tools`, `tool_choice: "required"`, `n > 1`,
  * `logprobs`) is a 400 naming the parameter; `response_format` json_schema is honoured (every
  * agent is told, the final answer is validated) and an answer that does not match is a 502, sent
- * once; `temperature`, `max_tokens` and `stop` reach the provider of every agent that takes them
- * (and are refused for a team where none does); `GET /v1/models/{id}` answers.
+ * once; `temperature`, `max_tokens` / `max_completion_tokens` and `stop` reach the provider of
+ * every agent that takes them (a wrong value, or a team where no agent takes one, is a 400 naming
+ * the field sent); `GET /v1/models/{id}` answers.
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -193,6 +194,83 @@ describe("generation parameters reach the agents", () => {
     for (const request of provider.requests) {
       expect(request.body).toMatchObject({ temperature: 0.7, max_tokens: 321, stop: ["<END>"] });
     }
+  });
+
+  test("max_tokens alone, and stop as one string, reach every model call", async () => {
+    provider = await startFakeOpenAIServer(echoHandler());
+    const { client } = await serveYaml(echoTeamConfig(provider.url, 2));
+    await client.chat.completions.create({
+      model: "coord",
+      messages: question,
+      max_tokens: 77,
+      stop: "<END>",
+    });
+    expect(provider.requests.length).toBeGreaterThan(0);
+    for (const request of provider.requests) {
+      // The backend sends a stop string as a one-element list: the same stop.
+      expect(request.body).toMatchObject({ max_tokens: 77, stop: ["<END>"] });
+    }
+  });
+
+  test("max_tokens and max_completion_tokens both sent: both checked, max_completion_tokens wins", async () => {
+    provider = await startFakeOpenAIServer(echoHandler());
+    const { client } = await serveYaml(echoTeamConfig(provider.url, 1));
+    const error = await failure(
+      client.chat.completions.create({
+        model: "coord",
+        messages: question,
+        max_tokens: 0,
+        max_completion_tokens: 50,
+      }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.param).toBe("max_tokens");
+    expect(provider.requests).toHaveLength(0);
+    await client.chat.completions.create({
+      model: "coord",
+      messages: question,
+      max_tokens: 10,
+      max_completion_tokens: 50,
+    });
+    for (const request of provider.requests) expect(request.body.max_tokens).toBe(50);
+  });
+
+  test.each([
+    ["temperature", { temperature: 2.5 }, "invalid_value"],
+    ["temperature", { temperature: "hot" }, "invalid_value"],
+    ["max_tokens", { max_tokens: 0 }, "invalid_value"],
+    ["max_completion_tokens", { max_completion_tokens: 1.5 }, "invalid_value"],
+    ["stop", { stop: 5 }, "invalid_type"],
+    ["stop", { stop: ["ok", 1] }, "invalid_type"],
+  ])("a wrong %s (%j) is a 400 naming it, before any run", async (param, fields, code) => {
+    provider = await startFakeOpenAIServer(echoHandler());
+    const { client, log } = await serveYaml(echoTeamConfig(provider.url, 1));
+    const error = await failure(
+      client.chat.completions.create({
+        model: "coord",
+        messages: question,
+        ...(fields as object),
+      }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.param).toBe(param);
+    expect(error.code).toBe(code);
+    expect(provider.requests).toHaveLength(0);
+    expect(log.filter((line) => line.includes("POST /v1/chat/completions"))).toHaveLength(1);
+  });
+
+  test.each([
+    ["max_completion_tokens", { max_completion_tokens: 64 }],
+    ["max_tokens", { max_tokens: 64 }],
+    ["stop", { stop: ["<END>"] }],
+  ])("a team where no agent takes it refuses %s, naming the field sent", async (param, fields) => {
+    const { client } = await serveYaml(oneAgent("Paris."));
+    const error = await failure(
+      client.chat.completions.create({ model: "coord", messages: question, ...fields }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.param).toBe(param);
+    expect(error.code).toBe("unsupported_parameter");
   });
 
   test("a team where no agent takes temperature refuses it", async () => {

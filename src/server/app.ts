@@ -230,8 +230,14 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       const request = readChatRequest(parseJsonBody(text), { stream: options.stream === true });
       const routed = options.team ?? (await routedTeam(request.model));
       // The request's temperature, max_tokens, stop: for this run's agents only.
-      const { generation } = request.options;
-      const config = withGeneration(routed.config, routed.agentIndexes, generation, options.env);
+      const { generation, generationFields } = request.options;
+      const config = withGeneration(
+        routed.config,
+        routed.agentIndexes,
+        generation,
+        options.env,
+        generationFields,
+      );
       const team = { ...routed, config };
       // A client retrying a failed run (LangChain, the AI SDK) gets its failure, not a new run:
       // as it came the first time (a streamed one ends its stream with it).

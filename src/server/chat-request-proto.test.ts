@@ -22,7 +22,7 @@ describe("reserved keys in a chat request body", () => {
       systemMessage: undefined,
       stream: false,
       includeUsage: false,
-      options: { responseFormat: undefined, generation: {} },
+      options: { responseFormat: undefined, generation: {}, generationFields: {} },
     });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
     expect(({} as Record<string, unknown>).stream).toBeUndefined();

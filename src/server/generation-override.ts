@@ -18,6 +18,7 @@ const REQUEST_FIELD: Record<keyof GenerationRequest, string> = {
 /**
  * The config with the request's generation parameters in every agent that takes them.
  * @param agentIndexes the agents that run (others are left as they are).
+ * @param fields the request field of a key when it is not the key's name (`max_completion_tokens`).
  * @throws ApiError 400 `unsupported_parameter` when a parameter is set and no running agent's
  *   backend takes it (a scripted team, `claude_code` for `temperature`): it would change nothing.
  */
@@ -26,6 +27,7 @@ export function withGeneration(
   agentIndexes: readonly number[],
   generation: GenerationRequest,
   env: Readonly<Record<string, string | undefined>>,
+  fields: Partial<Record<keyof GenerationRequest, string>> = {},
 ): Config {
   const keys = (Object.keys(generation) as (keyof GenerationRequest)[]).filter(
     (key) => generation[key] !== undefined,
@@ -41,10 +43,11 @@ export function withGeneration(
       taken = true;
     }
     if (!taken) {
+      const field = fields[key] ?? REQUEST_FIELD[key];
       const types = [...new Set(agentIndexes.map((index) => config.agents[index]!.backend.type))];
       throw invalidRequest(
-        `${REQUEST_FIELD[key]}: no agent of this team takes it (backends: ${types.join(", ")}), so it would change nothing; the team's config sets its agents' generation parameters — leave ${REQUEST_FIELD[key]} out`,
-        REQUEST_FIELD[key],
+        `${field}: no agent of this team takes it (backends: ${types.join(", ")}), so it would change nothing; the team's config sets its agents' generation parameters — leave ${field} out`,
+        field,
         "unsupported_parameter",
       );
     }

@@ -31,6 +31,11 @@ export interface GenerationRequest {
 export interface RequestOptions {
   responseFormat: ResponseFormat | undefined;
   generation: GenerationRequest;
+  /**
+   * The request field each generation key came from, where it is not the key itself
+   * (`max_tokens` from `max_completion_tokens`), so errors name what the client sent.
+   */
+  generationFields: Partial<Record<keyof GenerationRequest, string>>;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -71,7 +76,7 @@ export function readRequestOptions(body: Record<string, unknown>): RequestOption
   if (present(body.top_logprobs)) throw unsupported("top_logprobs", "top_logprobs");
   return {
     responseFormat: readResponseFormat(body.response_format),
-    generation: readGeneration(body),
+    ...readGeneration(body),
   };
 }
 
@@ -112,8 +117,11 @@ function readResponseFormat(format: unknown): ResponseFormat | undefined {
   return { type: "json_schema", name, schema: spec.schema, validator };
 }
 
-function readGeneration(body: Record<string, unknown>): GenerationRequest {
+function readGeneration(
+  body: Record<string, unknown>,
+): Pick<RequestOptions, "generation" | "generationFields"> {
   const generation: GenerationRequest = {};
+  const generationFields: RequestOptions["generationFields"] = {};
   if (present(body.temperature)) {
     const value = body.temperature;
     if (typeof value !== "number" || !(value >= 0 && value <= 2))
@@ -124,12 +132,15 @@ function readGeneration(body: Record<string, unknown>): GenerationRequest {
       );
     generation.temperature = value;
   }
+  // Both are checked; max_completion_tokens (OpenAI's newer name) wins when both are sent.
   for (const param of ["max_completion_tokens", "max_tokens"] as const) {
     const value = body[param];
-    if (!present(value) || generation.max_tokens !== undefined) continue;
+    if (!present(value)) continue;
     if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
       throw invalidRequest(`${param} must be a positive integer`, param, "invalid_value");
+    if (generation.max_tokens !== undefined) continue;
     generation.max_tokens = value;
+    if (param !== "max_tokens") generationFields.max_tokens = param;
   }
   if (present(body.stop)) {
     const stop = body.stop;
@@ -140,5 +151,5 @@ function readGeneration(body: Record<string, unknown>): GenerationRequest {
       throw invalidRequest("stop must be a string or an array of strings", "stop", "invalid_type");
     generation.stop = stop;
   }
-  return generation;
+  return { generation, generationFields };
 }
