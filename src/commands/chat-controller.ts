@@ -190,7 +190,6 @@ export function createChatController(options: ChatControllerOptions): ChatContro
           },
         ],
       });
-      await noteLogDir(session, handle.runDir);
       if (options.flags.debug) {
         writeDebugHeader(handle.writer, {
           prepared: { config, configPath: options.configPath, env: options.env, ...choice },
@@ -205,6 +204,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
           },
         });
       }
+      await noteLogDir(session, handle.runDir);
       const result = await handle.done;
       if (ended) return;
       const turn = await recordTurn(session, {

@@ -182,15 +182,6 @@ async function runTraced(
     await discardSession(session);
     throw error;
   }
-  await noteLogDir(session, handle.runDir);
-  display.started({
-    question,
-    runDir: handle.runDir,
-    logDir: handle.logDir,
-    traceId: runTrace?.traceId,
-  });
-  handle.subscribe((event, state) => display.event(event, state));
-  for (const subscriber of phase?.subscribers ?? []) handle.subscribe(subscriber);
   if (flags.debug) {
     writeDebugHeader(handle.writer, {
       prepared,
@@ -205,6 +196,15 @@ async function runTraced(
       },
     });
   }
+  await noteLogDir(session, handle.runDir);
+  display.started({
+    question,
+    runDir: handle.runDir,
+    logDir: handle.logDir,
+    traceId: runTrace?.traceId,
+  });
+  handle.subscribe((event, state) => display.event(event, state));
+  for (const subscriber of phase?.subscribers ?? []) handle.subscribe(subscriber);
   let result;
   try {
     result = await handle.done;

@@ -183,7 +183,6 @@ export async function createSessionWebHost(
         onSubscriberError: (error) =>
           options.warn(`a page's feed failed: ${(error as Error).message}`),
       });
-      await noteLogDir(session, handle.runDir);
       if (options.debug) {
         writeDebugHeader(handle.writer, {
           prepared,
@@ -198,6 +197,7 @@ export async function createSessionWebHost(
           },
         });
       }
+      await noteLogDir(session, handle.runDir);
     } catch (error) {
       if (session.turns.length === 0) {
         await discardSession(session);
