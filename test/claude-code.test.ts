@@ -55,7 +55,7 @@ afterEach(async () => {
 describe("claude_code against the fake Anthropic server", () => {
   test(
     "in process: the agent answers through the MCP new_answer tool",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       server = await startFakeAnthropicServer(
         claudeCodeHandler(
@@ -139,7 +139,7 @@ agents:
 
   test(
     "through the built CLI: two code agents answer, vote through the MCP vote tool, and are priced",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       server = await startFakeAnthropicServer(
         claudeCodeHandler(
@@ -165,7 +165,7 @@ agents:
       const result = await runCli(["--config", "team.yaml", "--no-display", "What is 2+2?"], {
         ...sandbox,
         env: claudeEnv(server, sandbox.home),
-        timeoutMs: 55_000,
+        timeoutMs: 110_000,
       });
       expect(result.stderr).toContain("Winner: coder_a");
       expect(result.stdout).toBe("Final: four.\n");
@@ -198,7 +198,7 @@ agents:
 
   test(
     "Claude Code's own tools run in the agent's cwd and are reported as provider tool calls",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const sandbox = await makeSandbox();
       const notes = join(sandbox.cwd, "notes.txt");
@@ -241,7 +241,7 @@ agents:
 
   test(
     "a 401 is a BackendError that is not retried and names the key",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       server = await startFakeAnthropicServer([
         { error: { status: 401, message: "invalid x-api-key" } },
@@ -259,13 +259,19 @@ agents:
 
   test(
     "a 529 overload is retryable; an abort ends the query with an AbortError",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
-      server = await startFakeAnthropicServer((request) =>
-        summarizeRequest(request).text.includes("slow")
-          ? { text: "late", delayMs: 20_000 }
-          : { error: { status: 529, message: "Overloaded" } },
-      );
+      // The slow request is held until the test ends: only the abort can end its query. It is
+      // aborted once it reached the server (a condition, however long Claude Code takes to start).
+      let arrived: () => void = () => undefined;
+      const slowArrived = new Promise<void>((resolve) => (arrived = resolve));
+      let release: () => void = () => undefined;
+      server = await startFakeAnthropicServer((request) => {
+        if (!summarizeRequest(request).text.includes("slow"))
+          return { error: { status: 529, message: "Overloaded" } };
+        arrived();
+        return new Promise((resolve) => (release = () => resolve({ text: "late" })));
+      });
       const sandbox = await makeSandbox();
       const backend = await codeBackend(server, sandbox);
       await expect(collect(backend, testRequest())).rejects.toMatchObject({
@@ -273,15 +279,16 @@ agents:
         retryable: true,
       });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 1500);
-      const started = Date.now();
-      const aborted = await collect(
+      const query = collect(
         backend,
         testRequest({ messages: [{ role: "user", content: "slow" }] }),
         controller.signal,
       ).catch((caught: unknown) => caught);
+      await slowArrived;
+      controller.abort();
+      const aborted = await query;
+      release();
       expect((aborted as Error).name).toBe("AbortError");
-      expect(Date.now() - started).toBeLessThan(10_000);
     },
   );
 });

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { chmod, cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { makeSandbox, REPO_ROOT, runCli } from "./support/cli.js";
 import { startOtlpReceiver } from "./support/otlp-receiver.js";
 
@@ -237,10 +237,14 @@ describe("coord logs open", () => {
       });
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(`Opened ${join(sandbox.cwd, target)} with xdg-open\n`);
-      for (let tries = 0; tries < 50 && !existsSync(marker); tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect((await readFile(marker, "utf8")).trim()).toBe(join(sandbox.cwd, target));
+      // The opener runs detached: wait until it wrote its marker (a condition, not a count).
+      await vi.waitFor(
+        async () =>
+          expect((await readFile(marker, "utf8").catch(() => "")).trim()).toBe(
+            join(sandbox.cwd, target),
+          ),
+        { timeout: 30_000, interval: 20 },
+      );
     },
   );
 
