@@ -199,3 +199,37 @@ describe("the AI SDK against coord serve without --stream", () => {
     expect(team.provider.requests).toHaveLength(2 * perRun);
   });
 });
+
+describe("the AI SDK's other calls", () => {
+  test("temperature, maxOutputTokens and stopSequences reach every model call of the team", async () => {
+    team = await serveFakeTeam(longAnswerHandler());
+    const result = await generateText({
+      model: compatible(team.baseURL),
+      prompt: QUESTION,
+      temperature: 0.7,
+      maxOutputTokens: 321,
+      stopSequences: ["<END>"],
+    });
+    expect(result.text).toBe(longAnswer(QUESTION));
+    expect(team.provider.requests).toHaveLength(5);
+    for (const request of team.provider.requests) {
+      expect(request.body).toMatchObject({ temperature: 0.7, max_tokens: 321, stop: ["<END>"] });
+    }
+  });
+
+  test("@ai-sdk/openai's default model calls /v1/responses: a 404 saying what coord serves, sent once", async () => {
+    team = await serveFakeTeam(longAnswerHandler());
+    const error = await generateText({
+      model: createOpenAI({ baseURL: team.baseURL, apiKey: "unused" })("coord"),
+      prompt: QUESTION,
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(statusOf(error)).toBe(404);
+    expect((error as APICallError).message).toContain("POST /v1/chat/completions");
+    await team.serve.waitFor(/POST \/v1\/responses 404 /);
+    expect(team.serve.stderr().match(/POST \/v1\/responses 404 /g)).toHaveLength(1);
+    expect(team.provider.requests).toHaveLength(0);
+  });
+});

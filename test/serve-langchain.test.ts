@@ -131,3 +131,23 @@ describe("ChatOpenAI against coord serve without --stream", () => {
     expect(team.provider.requests).toHaveLength(2 * perRun);
   });
 });
+
+describe("ChatOpenAI's generation parameters", () => {
+  test("temperature, maxTokens and stop reach every model call of the team", async () => {
+    team = await serveFakeTeam(longAnswerHandler());
+    const model = new ChatOpenAI({
+      configuration: { baseURL: team.baseURL },
+      apiKey: "unused",
+      model: "coord",
+      temperature: 0.7,
+      maxTokens: 321,
+      stop: ["<END>"],
+    });
+    const answer = await model.invoke(QUESTION);
+    expect(answer.text).toBe(longAnswer(QUESTION));
+    expect(team.provider.requests).toHaveLength(5);
+    for (const request of team.provider.requests) {
+      expect(request.body).toMatchObject({ temperature: 0.7, max_tokens: 321, stop: ["<END>"] });
+    }
+  });
+});
