@@ -12,6 +12,11 @@
  * (K = their 1-based position in the config, so their anonymous id is `agentK`); the judge's is
  * `[judge]`.
  *
+ * Every request is a fresh draw with the same p (an answer) or q (a vote): the tie round's fresh
+ * answers (`orchestrator.tie_break: fresh_answers`, the question alone, only `new_answer`) and
+ * re-votes (`revote`) need nothing of their own. An agent that has no answer yet answers even when
+ * it could vote.
+ *
  * Every draw is logged (`draws`), so a test can compute the simulated truth itself. Team draws
  * (`team: true`) come from runs with several agents (the system prompt says "You are one of");
  * the others from single-agent runs. Imports nothing from vitest: it is built into dist/.
@@ -153,9 +158,12 @@ export function simulatedAgents(options: SimulationOptions): {
               value: lastNumber(match[2]!),
             }),
           );
-    if (summary.toolNames.includes("vote") && shown.length > 0) {
+    const own = shown.find((entry) => entry.anon === `agent${position}`)?.value;
+    // An agent with no answer yet answers when it may (a failed first round, then a round that
+    // shows the others' answers); otherwise it votes. A tie round's fresh answer shows none.
+    const answers = own === undefined && summary.toolNames.includes("new_answer");
+    if (summary.toolNames.includes("vote") && shown.length > 0 && !answers) {
       calls.vote++;
-      const own = shown.find((entry) => entry.anon === `agent${position}`)?.value;
       let target = shown.find((entry) => entry.value === own)?.anon ?? `agent${position}`;
       const right = shown.find((entry) => entry.value === truth);
       if (options.q !== undefined && right !== undefined && own !== truth) {
