@@ -241,7 +241,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       const team = { ...routed, config };
       // A client retrying a failed run (LangChain, the AI SDK) gets its failure, not a new run:
       // as it came the first time (a streamed one ends its stream with it).
-      const repeatKey = failures.keyOf(team.id, text);
+      const repeatKey = failures.keyOf(team.id, routed.config, text);
       const remembered = (error: unknown): never => {
         failures.remember(repeatKey, error);
         throw error;

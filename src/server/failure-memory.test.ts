@@ -101,6 +101,37 @@ describe("a failed run answers its repeats without running again", () => {
     expect(runs()).toBe(3);
   });
 
+  test("a path: team whose file was fixed runs the same request again", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "coord-failure-memory-"));
+    await writeFile(join(cwd, "team.yaml"), FAILING);
+    let runs = 0;
+    const app = createApp({
+      cwd,
+      env: {},
+      version: "0.0.0-test",
+      teamsDir: cwd,
+      onRunEnd: () => runs++,
+    });
+    const ask = () =>
+      app.request("/v1/chat/completions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "path:team.yaml",
+          messages: [{ role: "user", content: "What is 2 + 2?" }],
+        }),
+      });
+    expect((await ask()).status).toBe(500);
+    expect((await ask()).status).toBe(500);
+    expect(runs).toBe(1);
+    await writeFile(
+      join(cwd, "team.yaml"),
+      "agents:\n  - id: solo\n    backend: { type: scripted, steps: [{ answer: '4.' }] }\n",
+    );
+    expect((await ask()).status).toBe(200);
+    expect(runs).toBe(2);
+  });
+
   test("failureMemoryMs 0 turns it off", async () => {
     const { post, runs } = await serving(FAILING, { failureMemoryMs: 0 });
     await post(body("What is 2 + 2?"));
@@ -147,11 +178,13 @@ describe("createFailureMemory", () => {
     ]);
   });
 
-  test("keys differ by team and by body", () => {
+  test("keys differ by team, by its config and by body", () => {
     const memory = createFailureMemory({ now: () => now.at });
-    const key = memory.keyOf("coord/team", "{}");
+    const key = memory.keyOf("coord/team", { agents: [] }, "{}");
     expect(key).toMatch(/^[0-9a-f]{64}$/);
-    expect(memory.keyOf("coord/other", "{}")).not.toBe(key);
-    expect(memory.keyOf("coord/team", "{ }")).not.toBe(key);
+    expect(memory.keyOf("coord/team", { agents: [] }, "{}")).toBe(key);
+    expect(memory.keyOf("coord/other", { agents: [] }, "{}")).not.toBe(key);
+    expect(memory.keyOf("coord/team", { agents: [1] }, "{}")).not.toBe(key);
+    expect(memory.keyOf("coord/team", { agents: [] }, "{ }")).not.toBe(key);
   });
 });

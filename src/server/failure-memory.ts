@@ -35,10 +35,11 @@ export interface RecalledFailure {
 /** The remembered failures of one server (one per {@link createApp}). */
 export interface FailureMemory {
   /**
-   * The key of a request: a SHA-256 of the served team's id and the request body exactly as
-   * received (a client's retry sends the same bytes).
+   * The key of a request: a SHA-256 of the served team's id, its loaded config (a `path:` team
+   * whose file was fixed is a new team) and the request body exactly as received (a client's
+   * retry sends the same bytes).
    */
-  keyOf(teamId: string, body: string): string;
+  keyOf(teamId: string, config: unknown, body: string): string;
   /**
    * Keeps `error` for `key` when it is the failure of a finished run a retry would repeat (see
    * {@link REMEMBERED_CODES}: not a busy server, a shutdown or a client that went away).
@@ -71,8 +72,14 @@ export function createFailureMemory(options: {
   };
 
   return {
-    keyOf: (teamId, body) =>
-      createHash("sha256").update(teamId).update("\0").update(body).digest("hex"),
+    keyOf: (teamId, config, body) =>
+      createHash("sha256")
+        .update(teamId)
+        .update("\0")
+        .update(JSON.stringify(config) ?? "")
+        .update("\0")
+        .update(body)
+        .digest("hex"),
     remember(key, error) {
       if (ttlMs <= 0 || !(error instanceof ApiError) || !REMEMBERED_CODES.has(error.code ?? "")) {
         return;
