@@ -1,13 +1,57 @@
 /**
  * Atomic file replacement (ARCHITECTURE.md "Files on disk"): readers that look while the run goes
  * on (status.json) see either the old file or the new one, never half of one.
+ *
+ * Its own few lines rather than the `write-file-atomic` package on this path (issue 29): that
+ * package resolves the target's real path in JavaScript (an lstat per path component), stats,
+ * chowns and chmods the temp file and registers an exit handler on every write, which made the
+ * log files of a run a visible share of `coord serve`'s CPU. Here a write is: write the temp
+ * file, rename it over the target.
  */
-import writeFileAtomicLib from "write-file-atomic";
+import { unlinkSync } from "node:fs";
+import { rename, unlink, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+
+/** Writes waiting or running per absolute path: each path's writes run in call order. */
+const queues = new Map<string, Promise<void>>();
+/** Temp files being written, removed if the process exits first. */
+const pending = new Set<string>();
+let counter = 0;
+let exitHook = false;
+
+function removePendingOnExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.once("exit", () => {
+    for (const tmp of pending) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // already renamed or removed
+      }
+    }
+  });
+}
+
+async function writeOnce(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.${process.pid}.${++counter}.tmp`;
+  pending.add(tmp);
+  try {
+    await writeFile(tmp, data, { flag: "wx" });
+    await rename(tmp, path);
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    throw error;
+  } finally {
+    pending.delete(tmp);
+  }
+}
 
 /**
- * Writes `data` to `path` atomically with `write-file-atomic`: to a temp file beside it
- * (`<path>.<number>`, removed if anything fails or the process exits), then renamed over `path`.
- * Calls for the same path in one process are applied in call order.
+ * Writes `data` to `path` atomically: to a temp file beside it (`<path>.<pid>.<n>.tmp`, created
+ * exclusively, removed if anything fails or the process exits), then renamed over `path`. Calls
+ * for the same path in one process are applied in call order. A symbolic link at `path` is
+ * replaced by the file, not followed. New files get the default mode (0o666 less the umask).
  *
  * No fsync: these files (status.json, metrics.json, answers) are rewritten often while a run
  * goes on, and a reader only needs the rename's all-or-nothing; a power cut may lose the last
@@ -18,9 +62,17 @@ import writeFileAtomicLib from "write-file-atomic";
  * @throws the file system error (it names the path) when the write or rename fails.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await writeFileAtomicLib(
-    path,
-    typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
-    { fsync: false },
+  removePendingOnExit();
+  const key = resolve(path);
+  const job = (queues.get(key) ?? Promise.resolve()).then(() => writeOnce(key, data));
+  const settled = job.then(
+    () => undefined,
+    () => undefined,
   );
+  queues.set(key, settled);
+  try {
+    await job;
+  } finally {
+    if (queues.get(key) === settled) queues.delete(key);
+  }
 }

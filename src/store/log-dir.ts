@@ -55,6 +55,9 @@ export interface RunDir {
   attempt: number;
 }
 
+/** The log directory this process claimed last: its root and second, and its suffix number. */
+let lastClaimed: { second: string; index: number } | undefined;
+
 /**
  * Creates a new `<root>/log_<time>[_<n>]/turn_<turn>/attempt_<attempt>/`. When a log directory
  * for the same second exists, adds `_2`, `_3`, … (the log directory is claimed with a
@@ -74,7 +77,11 @@ export async function createRunDir(options: {
   const turn = options.turn ?? 1;
   const attempt = options.attempt ?? 1;
   await mkdir(options.root, { recursive: true });
-  for (let index = 1; index <= MAX_SUFFIX; index++) {
+  // `coord serve` starts many runs a second: start after the suffix this process took last for
+  // the same second instead of trying _2, _3, … again each time.
+  const second = `${options.root}\0${logDirName(options.now)}`;
+  const from = lastClaimed?.second === second ? lastClaimed.index + 1 : 1;
+  for (let index = from; index <= MAX_SUFFIX; index++) {
     const name = logDirName(options.now, index === 1 ? undefined : String(index));
     const logDir = join(options.root, name);
     try {
@@ -82,6 +89,9 @@ export async function createRunDir(options: {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
       throw error;
+    }
+    if (lastClaimed === undefined || lastClaimed.second !== second || lastClaimed.index < index) {
+      lastClaimed = { second, index };
     }
     const dir = await createAttemptDir(logDir, turn, attempt);
     return { logDir, name, dir, turn, attempt };
