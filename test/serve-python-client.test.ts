@@ -1,7 +1,7 @@
 /**
  * The official python `openai` client against coord serve (issue 27 items 1 and 2): streaming
- * from `--stream` (the trace as `reasoning_content`, the answer, usage; one request), and a failing
- * team sent once (python `openai` retries a 5xx twice unless told not to). Runs with the python
+ * from `--stream` (the trace as `reasoning_content`, the answer, usage; one request), without it
+ * the spec's 501 sent once, and a failing team sent once (python `openai` retries a 5xx twice unless told not to). Runs with the python
  * named by COORD_TEST_PYTHON (default `python3`) when it has `openai` installed; otherwise it is
  * skipped with the reason printed.
  */
@@ -30,23 +30,25 @@ import json, sys, openai
 base, mode = sys.argv[1], sys.argv[2]
 client = openai.OpenAI(base_url=base, api_key="unused")
 messages = [{"role": "user", "content": "What is 2 + 2?"}]
-if mode == "stream":
-    content, reasoning, usage = "", "", None
-    for chunk in client.chat.completions.create(model="coord", messages=messages, stream=True,
-                                                stream_options={"include_usage": True}):
-        if chunk.choices:
-            delta = chunk.choices[0].delta
-            content += delta.content or ""
-            reasoning += (delta.model_extra or {}).get("reasoning_content") or ""
-        if chunk.usage:
-            usage = chunk.usage.prompt_tokens
-    print(json.dumps({"content": content, "reasoning": reasoning, "usage": usage}))
-else:
-    try:
+try:
+    if mode == "stream":
+        content, reasoning, usage, chunks = "", "", None, 0
+        for chunk in client.chat.completions.create(model="coord", messages=messages, stream=True,
+                                                    stream_options={"include_usage": True}):
+            chunks += 1
+            if chunk.choices:
+                delta = chunk.choices[0].delta
+                content += delta.content or ""
+                reasoning += (delta.model_extra or {}).get("reasoning_content") or ""
+            if chunk.usage:
+                usage = chunk.usage.prompt_tokens
+        print(json.dumps({"content": content, "reasoning": reasoning, "usage": usage,
+                          "chunks": chunks}))
+    else:
         client.chat.completions.create(model="coord", messages=messages)
         print(json.dumps({"error": None}))
-    except openai.APIStatusError as error:
-        print(json.dumps({"error": error.status_code, "message": str(error)}))
+except openai.APIStatusError as error:
+    print(json.dumps({"error": error.status_code, "message": str(error)}))
 `;
 
 let server: RunningServer | undefined;
@@ -55,7 +57,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serveYaml(yaml: string) {
+async function serveYaml(yaml: string, stream = true) {
   const cwd = await mkdtemp(join(tmpdir(), "coord-serve-python-"));
   await writeFile(join(cwd, "team.yaml"), yaml);
   const team = await loadServedTeam("team.yaml", { cwd, env: {} });
@@ -65,7 +67,7 @@ async function serveYaml(yaml: string) {
     cwd,
     env: {},
     version: "0.0.0-test",
-    stream: true,
+    stream,
     onLog: (line) => log.push(line),
   });
   server = await startServer(app, { host: "127.0.0.1", port: 0 });
@@ -99,6 +101,18 @@ describe.skipIf(!available)("the python openai client against coord serve", () =
     expect(result.content).toBe("2 + 2 = 4.");
     expect(String(result.reasoning).split("\n")[0]).toBe("[system] Question: What is 2 + 2?");
     expect(result.usage).toBeGreaterThan(0);
+    expect(result.chunks).toBeGreaterThan(2);
+    expect(posts(log)).toHaveLength(1);
+  });
+
+  test("without --stream: stream=True is the spec's 501, one request", async () => {
+    const { url, log } = await serveYaml(
+      "agents:\n  - id: solo\n    backend: { type: scripted, steps: [{ answer: '2 + 2 = 4.' }] }\n",
+      false,
+    );
+    const result = await python(url, "stream");
+    expect(result.error).toBe(501);
+    expect(String(result.message)).toContain("streaming is not supported");
     expect(posts(log)).toHaveLength(1);
   });
 
