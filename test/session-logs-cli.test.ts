@@ -47,9 +47,8 @@ describe("a continued session's logs", () => {
     expect(second.code).toBe(0);
     const third = await runCli(["--config", "team.yaml", "--continue", "--json", "Spain?"], box);
     expect(third.code).toBe(0);
-    const [secondRun, thirdRun] = [second.stdout, third.stdout].map(
-      (text) => JSON.parse(text) as RunJson,
-    );
+    const secondRun = JSON.parse(second.stdout) as RunJson;
+    const thirdRun = JSON.parse(third.stdout) as RunJson;
     expect(secondRun.session_id).toBe(firstRun.session_id);
     expect(thirdRun.session_id).toBe(firstRun.session_id);
 
