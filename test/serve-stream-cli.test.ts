@@ -76,6 +76,20 @@ describe("coord serve --stream (the built CLI)", () => {
     expect(posts(200)).toHaveLength(1);
   });
 
+  test("--stream: chat.completions.stream() gives content events and the final completion", async () => {
+    const client = await start(["--stream"]);
+    const pieces: string[] = [];
+    const runner = client.chat.completions
+      .stream({ model: "coord", messages, stream_options: { include_usage: true } })
+      .on("content", (delta) => pieces.push(delta));
+    const completion = await runner.finalChatCompletion();
+    expect(completion.choices[0]!.message.content).toBe("2 + 2 = 4.");
+    expect(pieces.join("")).toBe("2 + 2 = 4.");
+    expect(completion.usage?.prompt_tokens).toBeGreaterThan(0);
+    await serve!.waitFor(/POST \/v1\/chat\/completions 200 /);
+    expect(posts(200)).toHaveLength(1);
+  });
+
   test("without --stream: the spec's 501, one request", async () => {
     const client = await start([]);
     expect(serve!.stderr()).toContain("streaming: off (stream: true is a 501");
