@@ -64,9 +64,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(
-  third: string,
-): Promise<{ metrics: MetricsJson; status: StatusJson; result: RunResultJson }> {
+async function run(third: string): Promise<{
+  metrics: MetricsJson;
+  status: StatusJson;
+  result: RunResultJson;
+  sandbox: { cwd: string; home: string };
+}> {
   server = await startFakeOpenAIServer(handler);
   const sandbox = await makeSandbox();
   await writeFile(join(sandbox.cwd, "team.yaml"), config(server.url, third));
@@ -79,6 +82,7 @@ async function run(
     metrics: JSON.parse(await readLog(dir, "metrics.json")) as MetricsJson,
     status: JSON.parse(await readLog(dir, "status.json")) as StatusJson,
     result,
+    sandbox,
   };
 }
 
@@ -95,7 +99,7 @@ async function priceDataLabel(): Promise<string> {
 
 describe("cost through the CLI against the fake OpenAI server", () => {
   test("every agent priced: per-agent cost = calls × tokens × list prices; totals add up", async () => {
-    const { metrics, status, result } = await run(
+    const { metrics, status, result, sandbox } = await run(
       `{ type: openai, model: gpt-4.1-mini-2025-04-14, base_url: "URL", api_key: sk-test, temperature: 0.9 }`,
     );
     const [mini, fourO, third] = metrics.agents;
@@ -122,6 +126,13 @@ describe("cost through the CLI against the fake OpenAI server", () => {
     expect(result.cost_complete).toBe(true);
     expect(result.unpriced_models).toEqual([]);
     expect(result.price_data).toBe(await priceDataLabel());
+
+    // `coord logs summary` says where the costs were priced from (execution_metadata.yaml)
+    const label = await priceDataLabel();
+    const text = await runCli(["logs", "summary"], sandbox);
+    expect(text.stdout).toMatch(new RegExp(`^Prices: +${label.replace(/[.]/g, "\\.")}$`, "m"));
+    const json = await runCli(["logs", "summary", "--json"], sandbox);
+    expect((JSON.parse(json.stdout) as { price_data?: string }).price_data).toBe(label);
   });
 
   test("an agent's backend.pricing wins over the package's price", async () => {

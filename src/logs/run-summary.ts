@@ -117,6 +117,11 @@ export interface LogsSummaryJson {
   run_id: string | null;
   /** The run's OpenTelemetry trace id when it was traced (execution_metadata.yaml), else null. */
   trace_id: string | null;
+  /**
+   * Where the run's costs were priced from (execution_metadata.yaml `price_data`, e.g.
+   * `@pydantic/genai-prices 0.1.8`); absent for logs written before it was recorded.
+   */
+  price_data?: string;
   question: string;
   mode: string | null;
   status: RunStatus;
@@ -211,6 +216,7 @@ export function summarizeRun(log: RunLog, where: SelectedRun): LogsSummaryJson {
     attempts: where.attempts,
     run_id: state.runId,
     trace_id: log.traceId ?? null,
+    ...(log.priceData !== undefined ? { price_data: log.priceData } : {}),
     question: state.question,
     mode: state.mode,
     status: state.endReason ?? "incomplete",

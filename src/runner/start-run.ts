@@ -13,7 +13,7 @@
  * whole.
  */
 import { basename, join, resolve } from "node:path";
-import type { Backend } from "../backends/index.js";
+import { priceDataLabel, type Backend } from "../backends/index.js";
 import { systemClock, type Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
 import type {
@@ -293,6 +293,7 @@ async function openLog(options: StartRunOptions, clock: Clock): Promise<LogWrite
     cliArgs: log.cliArgs,
     debug: log.debug,
     ...(log.traceId !== undefined ? { traceId: log.traceId } : {}),
+    priceData: priceDataLabel(),
     clock,
     ...(log.onError ? { onError: log.onError } : {}),
   });

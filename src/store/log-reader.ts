@@ -25,6 +25,11 @@ export interface RunLog {
   metrics?: MetricsJson;
   /** The run's OpenTelemetry trace id (execution_metadata.yaml `trace_id`), when it was traced. */
   traceId?: string;
+  /**
+   * Where the run's prices came from (execution_metadata.yaml `price_data`, e.g.
+   * `@pydantic/genai-prices 0.1.8`); absent in logs written before it was recorded.
+   */
+  priceData?: string;
 }
 
 /**
@@ -49,8 +54,9 @@ export async function readRunLog(attemptDir: string): Promise<RunLog> {
   }
   const { events, truncated } = parseEventLog(text, eventsPath);
   const log: RunLog = { dir: attemptDir, events, truncated, state: replay(events) };
-  const traceId = await readTraceId(join(attemptDir, "execution_metadata.yaml"));
-  if (traceId !== undefined) log.traceId = traceId;
+  const metadata = await readMetadata(join(attemptDir, "execution_metadata.yaml"));
+  if (typeof metadata.trace_id === "string") log.traceId = metadata.trace_id;
+  if (typeof metadata.price_data === "string") log.priceData = metadata.price_data;
   const status = await readJson(join(attemptDir, "status.json"));
   if (status !== undefined) log.status = status as StatusJson;
   const metrics = await readJson(join(attemptDir, "metrics.json"));
@@ -58,17 +64,19 @@ export async function readRunLog(attemptDir: string): Promise<RunLog> {
   return log;
 }
 
-async function readTraceId(path: string): Promise<string | undefined> {
+/** execution_metadata.yaml's top-level keys; `{}` when the file is absent or not a mapping. */
+async function readMetadata(path: string): Promise<Record<string, unknown>> {
   const text = await readOptional(path);
-  if (text === undefined) return undefined;
+  if (text === undefined) return {};
   let metadata: unknown;
   try {
     metadata = parseYaml(text) as unknown;
   } catch (error) {
     throw new EventLogError(`${path}: not valid YAML (${(error as Error).message})`);
   }
-  const traceId = (metadata as { trace_id?: unknown } | null)?.trace_id;
-  return typeof traceId === "string" ? traceId : undefined;
+  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
+    ? (metadata as Record<string, unknown>)
+    : {};
 }
 
 async function readJson(path: string): Promise<unknown> {

@@ -75,6 +75,11 @@ export interface LogWriterOptions {
   /** The run's OpenTelemetry trace id, when traced: `trace_id` in execution_metadata.yaml. */
   traceId?: string;
   /**
+   * Where the run's prices come from (`@pydantic/genai-prices 0.1.8`): `price_data` in
+   * execution_metadata.yaml, shown by `coord logs summary`.
+   */
+  priceData?: string;
+  /**
    * Times the status.json throttle (its `sleep`) and debug lines; default the system clock. A
    * virtual clock (`createVirtualClock`) runs the throttle without waiting in real time.
    */
@@ -149,6 +154,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       attempt: options.attempt,
       question: options.question,
       ...(options.traceId !== undefined ? { trace_id: options.traceId } : {}),
+      ...(options.priceData !== undefined ? { price_data: options.priceData } : {}),
       cli_args: redactCliArgs(options.cliArgs),
       config: redactSecrets(options.config) ?? null,
     }),

@@ -65,6 +65,9 @@ function header(summary: LogsSummaryJson, options: SummaryTextOptions): string {
     ],
     ["Log", displayPath(summary.attempt_dir, options.cwd)],
     ...(summary.trace_id !== null ? [["Trace", summary.trace_id] as [string, string]] : []),
+    ...(summary.price_data !== undefined
+      ? [["Prices", summary.price_data] as [string, string]]
+      : []),
     ["Question", oneLine(summary.question, 200)],
     ["Status", statusLine(summary)],
     ...summary.degraded.map((reason): [string, string] => ["Degraded", oneLine(reason, 200)]),
