@@ -1,5 +1,5 @@
 /**
- * Real inference, end to end: the built CLI runs agents on ../shared/models/stories260K.gguf
+ * Real inference, end to end: the built CLI runs agents on models/stories260K.gguf (shipped)
  * through the `local` backend (node-llama-cpp, CPU). The model writes children's stories, not
  * facts, so these tests check structure: valid workflow calls, a winner, a non-empty answer.
  */

@@ -1,5 +1,5 @@
 /**
- * Real inference on stories260K (shared/models/README.md): a tiny story model that cannot answer
+ * Real inference on stories260K (models/stories260K.gguf, shipped with coord): a tiny story model that cannot answer
  * anything, so these tests check structure (grammar-valid tool calls, streaming, usage, abort,
  * concurrency), never content.
  */
@@ -13,9 +13,7 @@ import { BackendError } from "./backend.js";
 import type { Backend, BackendChunk, ModelRequest, ToolSpec } from "./backend.js";
 import { createLocalBackend } from "./local.js";
 
-const modelPath = fileURLToPath(
-  new URL("../../../shared/models/stories260K.gguf", import.meta.url),
-);
+const modelPath = fileURLToPath(new URL("../../models/stories260K.gguf", import.meta.url));
 
 const newAnswer: ToolSpec = {
   name: "new_answer",
