@@ -47,8 +47,9 @@ try:
     else:
         client.chat.completions.create(model="coord", messages=messages)
         print(json.dumps({"error": None}))
-except openai.APIStatusError as error:
-    print(json.dumps({"error": error.status_code, "message": str(error)}))
+except openai.APIError as error:
+    # An HTTP error has its status; an error event in a stream has none.
+    print(json.dumps({"error": getattr(error, "status_code", "stream"), "message": str(error)}))
 `;
 
 let server: RunningServer | undefined;
@@ -122,6 +123,16 @@ describe.skipIf(!available)("the python openai client against coord serve", () =
     );
     const result = await python(url, "fail");
     expect(result.error).toBe(500);
+    expect(posts(log)).toHaveLength(1);
+  });
+
+  test("stream=True with a failing team: the error event python raises, one request", async () => {
+    const { url, log } = await serveYaml(
+      "agents:\n  - id: solo\n    backend: { type: scripted, steps: [{ error: { status: 500, message: boom } }] }\n",
+    );
+    const result = await python(url, "stream");
+    expect(result.error).toBe("stream");
+    expect(String(result.message)).toContain("every agent failed");
     expect(posts(log)).toHaveLength(1);
   });
 });
