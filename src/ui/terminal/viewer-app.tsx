@@ -17,6 +17,7 @@ import { viewerRecord, type RecordLine } from "./viewer-record.js";
 import { createStateStore, type StateStore } from "./state-store.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 import { useTicker } from "./use-ticker.js";
+import { groupRows } from "./vote-tally.js";
 
 /** What the viewer is doing. */
 export type ViewerActivity =
@@ -81,13 +82,14 @@ export function ViewerApp({
   // Read at every render, not only at ticks: an instant replay moves the recorded time at once.
   const current = now();
   if (closing === true) {
-    // As a live run leaves it: one line per agent and the winner, no final-answer tail.
+    // As a live run leaves it: one line per agent, the winner and its conclusion groups, no
+    // final-answer tail.
     return (
       <Box marginBottom={1}>
         <RunView
           state={{ ...state, finalAnswer: null }}
           columns={columns}
-          rows={Math.min(rows - 1, state.agents.length + 2)}
+          rows={Math.min(rows - 1, state.agents.length + 2 + groupRows(state))}
           now={current}
           frame={tick.frame}
         />
