@@ -8,7 +8,9 @@
  *   `path:FILE`); `GET /v1/models/{id}` → one of them (404 `model_not_found` otherwise);
  * - `POST /v1/chat/completions` → one team run per request, at most `maxInFlight` at once (one
  *   more: 503 `server_busy` with `Retry-After`); `stream: true` is a 501 unless `stream` is on
- *   (`coord serve --stream`: Server-Sent Events, `./chat-stream.ts`);
+ *   (`coord serve --stream`: Server-Sent Events, `./chat-stream.ts`); a request whose run
+ *   failed is answered again, for `failureMemoryMs`, with the same error and no run
+ *   (`./failure-memory.ts`: clients that retry every 5xx must not re-run a paid team);
  * - everything else → 404 (405 for a known path with the wrong method), always in the
  *   OpenAI error shape `{"error": {message, type, param, code}}`.
  *
@@ -136,7 +138,8 @@ type Env = { Variables: LogVariables & { requestTrace?: RequestTrace } };
 
 /**
  * Creates the app. The options are read once; the app keeps no state between requests beyond
- * the in-flight count, so concurrent requests never share a run.
+ * the in-flight count and the failures it remembers (never an answer), so concurrent requests
+ * never share a run.
  */
 export function createApp(options: AppOptions): Hono<Env> & { activity: AppActivity } {
   const now = options.now ?? Date.now;
