@@ -11,6 +11,10 @@
  *   model request (goal ≤ 300 ms) with its CPU, CPU after the first request per call, the exit
  *   tail, and `node -e 0` of the same runtime.
  *
+ * With `COORD_BENCH_BASELINE_CLI` (a `dist/bin/coord.js`) and `COORD_BENCH_BASELINE_CHILD` (a
+ * `dist/bench/profile-child.js`) of another build, e.g. a copy made before a change, that build
+ * is measured too, interleaved with this one, and its rows are marked "before".
+ *
  * The fake OpenAI server runs in this process, so the children's CPU is theirs alone. With
  * `COORD_BENCH_CPU_PROF=1` each runtime also runs `coord` once under `--cpu-prof` and the
  * self time is printed by where the code lives (`cpu-attribution.ts`).
@@ -28,7 +32,7 @@ import { median, ROOT } from "./measure.js";
 import { benchRuntimes, type Runtime } from "./node24.js";
 import type { ChildReport } from "./profile-child.js";
 import type { Row } from "./table.js";
-import { runProcess, type ProcessRun } from "./whole-process.js";
+import { CLI, runProcess, type ProcessRun } from "./whole-process.js";
 
 const CHILD = fileURLToPath(new URL("./profile-child.js", import.meta.url));
 /** Child processes per mode and runtime, and measured runs in each. */
@@ -41,11 +45,32 @@ type Mode = (typeof MODES)[number];
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const verdict = (pass: boolean): "PASS" | "MISS" => (pass ? "PASS" : "MISS");
 
+/** A build to measure: its CLI and its profile child. */
+interface Build {
+  /** "" for this build, "before" for the baseline. */
+  label: string;
+  cli: string;
+  child: string;
+}
+
+function builds(): Build[] {
+  const list: Build[] = [{ label: "", cli: CLI, child: CHILD }];
+  const cli = process.env.COORD_BENCH_BASELINE_CLI;
+  const child = process.env.COORD_BENCH_BASELINE_CHILD;
+  if (cli !== undefined && child !== undefined) list.unshift({ label: "before", cli, child });
+  return list;
+}
+
 /** Runs the profile child in a fresh folder (removed after), returns its report. */
-async function runChild(execPath: string, flags: readonly string[], args: readonly string[]) {
+async function runChild(
+  execPath: string,
+  flags: readonly string[],
+  args: readonly string[],
+  child = CHILD,
+) {
   const dir = mkdtempSync(join(tmpdir(), "coord-profile-"));
   try {
-    const out = await runNode(execPath, [...flags, CHILD, ...args, dir]);
+    const out = await runNode(execPath, [...flags, child, ...args, dir]);
     return JSON.parse(out) as ChildReport;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -82,9 +107,9 @@ interface Figures {
   attribution?: string;
 }
 
-/** Measures every runtime, interleaved: rounds of (runtime × mode). */
-async function measure(runtimes: readonly Runtime[]): Promise<Figures[]> {
-  const figures: Figures[] = runtimes.map(() => ({
+/** Measures every (runtime, build), interleaved: rounds of (runtime × build × mode). */
+async function measure(targets: readonly Target[]): Promise<Figures[]> {
+  const figures: Figures[] = targets.map(() => ({
     perCall: { sdk: [], coord: [], "coord-nolog": [] },
     whole: [],
     bare: [],
@@ -94,7 +119,7 @@ async function measure(runtimes: readonly Runtime[]): Promise<Figures[]> {
   const baseURL = server.url;
   try {
     for (let round = 0; round < Math.max(REPETITIONS, WHOLE_RUNS); round++) {
-      for (const [index, runtime] of runtimes.entries()) {
+      for (const [index, { runtime, build }] of targets.entries()) {
         const into = figures[index]!;
         if (round < REPETITIONS) {
           for (const mode of MODES) {
@@ -102,23 +127,27 @@ async function measure(runtimes: readonly Runtime[]): Promise<Figures[]> {
               runtime.execPath,
               [],
               [mode, baseURL, String(RUNS_PER_CHILD)],
+              build.child,
             );
             into.perCall[mode].push(report.cpuPerCallMs);
           }
         }
         if (round < WHOLE_RUNS) {
           into.bare.push(await bareNodeMs(runtime.execPath));
-          into.whole.push(await runProcess({ agents: 3, delayMs: 0, execPath: runtime.execPath }));
+          into.whole.push(
+            await runProcess({ agents: 3, delayMs: 0, execPath: runtime.execPath, cli: build.cli }),
+          );
         }
       }
     }
     if (process.env.COORD_BENCH_CPU_PROF === "1") {
-      for (const [index, runtime] of runtimes.entries()) {
+      for (const [index, { runtime, build }] of targets.entries()) {
         figures[index]!.attribution = await attributeCpu((dir) =>
           runChild(
             runtime.execPath,
             ["--cpu-prof", `--cpu-prof-dir=${dir}`],
             ["coord", baseURL, String(RUNS_PER_CHILD * 3)],
+            build.child,
           ),
         );
       }
@@ -130,7 +159,13 @@ async function measure(runtimes: readonly Runtime[]): Promise<Figures[]> {
   return figures;
 }
 
-function runtimeRows(runtime: Runtime, figures: Figures): Row[] {
+/** One runtime with one build. */
+interface Target {
+  runtime: Runtime;
+  build: Build;
+}
+
+function runtimeRows({ runtime, build }: Target, figures: Figures): Row[] {
   const sdk = median(figures.perCall.sdk);
   const coord = median(figures.perCall.coord);
   const noLog = median(figures.perCall["coord-nolog"]);
@@ -139,7 +174,7 @@ function runtimeRows(runtime: Runtime, figures: Figures): Row[] {
   const calls = whole[0]!.calls;
   const first = median(whole.map((run) => run.firstRequestMs));
   const bare = median(figures.bare);
-  const at = runtime.label;
+  const at = build.label === "" ? runtime.label : `${runtime.label} ${build.label}`;
   const perRuns = `median of ${REPETITIONS} processes × ${RUNS_PER_CHILD} runs`;
   const rows: Row[] = [
     {
@@ -195,8 +230,9 @@ function runtimeRows(runtime: Runtime, figures: Figures): Row[] {
 /** The profile's rows, every runtime side by side. */
 export async function profileRows(): Promise<Row[]> {
   const { runtimes, note } = benchRuntimes(ROOT);
-  const figures = await measure(runtimes);
-  const rows = runtimes.flatMap((runtime, index) => runtimeRows(runtime, figures[index]!));
+  const targets = runtimes.flatMap((runtime) => builds().map((build) => ({ runtime, build })));
+  const figures = await measure(targets);
+  const rows = targets.flatMap((target, index) => runtimeRows(target, figures[index]!));
   if (note !== undefined) rows.push({ figure: "Node 24", value: "not measured", note });
   return rows;
 }

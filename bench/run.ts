@@ -251,6 +251,7 @@ function engineRows(): Row[] {
 const SECTIONS: Record<string, () => Promise<Row[]>> = {
   "real-models": () => realModelsRows(CLI),
   profile: profileRows,
+  serve: serveFloorRows,
 };
 
 async function main(): Promise<void> {

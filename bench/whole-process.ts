@@ -60,6 +60,8 @@ export interface RunOptions {
   home?: string;
   /** The Node binary to run the CLI with (default: this process's). */
   execPath?: string;
+  /** The CLI to run (default {@link CLI}). */
+  cli?: string;
 }
 
 const tokens = (body: Record<string, unknown>) =>
@@ -110,7 +112,15 @@ export async function runProcess(options: RunOptions): Promise<ProcessRun> {
     const spawned = performance.now();
     const child = spawn(
       options.execPath ?? process.execPath,
-      ["--import", PROBE, CLI, "--config", "team.yaml", "--no-display", "What is 2+2?"],
+      [
+        "--import",
+        PROBE,
+        options.cli ?? CLI,
+        "--config",
+        "team.yaml",
+        "--no-display",
+        "What is 2+2?",
+      ],
       {
         cwd: dir,
         env: { ...process.env, HOME: home, COORD_BENCH_PROBE: probe, OPENAI_API_KEY: "sk-bench" },
