@@ -25,10 +25,24 @@
  * "cost unknown", never a made-up number. `local` (in-process GGUF inference on this machine's
  * CPU) and `scripted` (a test double that calls no model) cost 0 by definition.
  */
-import { calcPrice, type PriceCalculation } from "@pydantic/genai-prices";
+import { createRequire } from "node:module";
+import type * as GenaiPrices from "@pydantic/genai-prices";
 import { CHAT_PROVIDERS, type BackendConfig } from "../config/index.js";
 import type { Usage } from "./backend.js";
-import { priceDataLabel } from "./price-data.js";
+import { PRICE_PACKAGE, priceDataLabel } from "./price-data.js";
+
+let loaded: typeof GenaiPrices | undefined;
+
+/**
+ * The price package, loaded on first use from node_modules (its CommonJS build, never bundled):
+ * it parses half a megabyte of data, which a run of `local` or `scripted` agents, or of servers
+ * the data does not list, never needs; and the data used is the installed version's, the one
+ * {@link priceDataLabel} names.
+ */
+function prices(): typeof GenaiPrices {
+  loaded ??= createRequire(import.meta.url)(PRICE_PACKAGE) as typeof GenaiPrices;
+  return loaded;
+}
 
 /** The backend keys a price is looked up by. */
 export interface PricedBackend {
@@ -111,11 +125,17 @@ function packageUsage(usage: Usage): Record<string, number> {
 }
 
 /** The package's price of `model` for `backend`, or undefined when it lists none. */
-function listed(backend: PricedBackend, model: string, at: number): PriceCalculation | undefined {
+function listed(
+  backend: PricedBackend,
+  model: string,
+  at: number,
+): GenaiPrices.PriceCalculation | undefined {
   const options = lookupOptions(backend);
   if (options === undefined || model.trim() === "") return undefined;
   const usage = { input_tokens: 0, output_tokens: 0 };
-  return calcPrice(usage, modelId(model), { ...options, timestamp: new Date(at) }) ?? undefined;
+  return (
+    prices().calcPrice(usage, modelId(model), { ...options, timestamp: new Date(at) }) ?? undefined
+  );
 }
 
 /** The price in the package's data, or undefined. */
@@ -128,7 +148,10 @@ function listPrice(backend: PricedBackend, model: string, at: number): ModelPric
     source: `${priceDataLabel()}: ${found.provider.id} ${found.model.id}`,
     contextWindow: found.model.context_window,
     cost: (usage, when) => {
-      const priced = calcPrice(packageUsage(usage), id, { ...options, timestamp: new Date(when) });
+      const priced = prices().calcPrice(packageUsage(usage), id, {
+        ...options,
+        timestamp: new Date(when),
+      });
       if (priced === null) throw new Error(`no price for ${id} at ${new Date(when).toISOString()}`);
       return priced.total_price;
     },
