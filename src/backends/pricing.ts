@@ -35,9 +35,8 @@ let loaded: typeof GenaiPrices | undefined;
 
 /**
  * The price package, loaded on first use from node_modules (its CommonJS build, never bundled):
- * it parses half a megabyte of data, which a run of `local` or `scripted` agents, or of servers
- * the data does not list, never needs; and the data used is the installed version's, the one
- * {@link priceDataLabel} names.
+ * it parses half a megabyte of data, which a run of only `local` and `scripted` agents never
+ * needs; and the data used is the installed version's, the one {@link priceDataLabel} names.
  */
 function prices(): typeof GenaiPrices {
   loaded ??= createRequire(import.meta.url)(PRICE_PACKAGE) as typeof GenaiPrices;
