@@ -13,30 +13,21 @@ import {
   type PreparedRun,
   prepareRun,
   type RunFlags,
-  type RunHandle,
-  startRun,
   type StartRunOptions,
 } from "../runner/index.js";
-import { latestPersonas, type RunState, type RunSubscriber } from "../session/index.js";
+import type { RunState, RunSubscriber } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
 import { failureLine, oneLine } from "../ui/plain/index.js";
 import type { CommandIO } from "./io.js";
 import type { Tracing } from "../tracing/index.js";
 import { openCommandTracing } from "./command-tracing.js";
-import { writeDebugHeader } from "./debug-header.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
-import { writeOutputFile } from "./output-file.js";
 import { runResultJson } from "./run-json.js";
-import {
-  closeSession,
-  discardSession,
-  openSession,
-  noteLogDir,
-  recordTurn,
-  turnLogOptions,
-} from "./session-turns.js";
+import { openSession } from "./session-turns.js";
+import { runTurn, type TurnResult } from "./turn.js";
 
 export type { CommandIO };
+export { sessionStatusOf } from "./turn.js";
 
 /** Flags of the run command. */
 export interface RunCommandFlags extends RunFlags {
@@ -116,6 +107,7 @@ export async function runQuestion(
   const tracing = await openCommandTracing(flags.tracing, prepared.env, io, warn);
   try {
     return await runTraced(question, flags, io, prepared, tracing, phase, {
+      warn,
       defer: () => (deferred ??= []),
       flush: () => {
         const messages = deferred ?? [];
@@ -129,7 +121,7 @@ export async function runQuestion(
   }
 }
 
-/** {@link runQuestion} once tracing is open (or off). */
+/** {@link runQuestion} once tracing is open (or off): one turn (`./turn.ts`), then its result. */
 async function runTraced(
   question: string,
   flags: RunCommandFlags,
@@ -137,7 +129,7 @@ async function runTraced(
   prepared: PreparedRun,
   tracing: Tracing | undefined,
   phase: RunPhase | undefined,
-  warnings: { defer(): void; flush(): void },
+  warnings: { defer(): void; flush(): void; warn: (message: string) => void },
 ): Promise<number> {
   const { config } = prepared;
   const session = await openSession({
@@ -151,87 +143,30 @@ async function runTraced(
 
   const display = await createRunDisplay(flags, io, config.ui.display_type === "rich_terminal");
   if (display.kind === "ink" || display.kind === "live-status") warnings.defer();
-  const runTrace = tracing?.startRun({ includeContent: config.tracing.include_content });
-  const startedAt = Date.now();
-  let handle: RunHandle;
-  try {
-    handle = await startRun({
-      ...prepared,
-      ...phase?.start,
-      question,
-      history: session.history,
-      personas: latestPersonas(session.turns),
-      cwd: io.cwd,
-      // The writer reports only its first failure, so this warns once.
-      log: await turnLogOptions(session, prepared, {
-        enabled: flags.logs,
-        cwd: io.cwd,
-        version: io.version,
-        argv: io.argv,
-        debug: flags.debug,
-        traceId: runTrace?.traceId,
-        onError: (error) =>
-          io.stderr.write(`coord: warning: cannot write the run log: ${error.message}\n`),
-      }),
-      ...(io.signal ? { signal: io.signal } : {}),
-      subscribers: runTrace ? [runTrace.subscriber] : [],
-      onSubscriberError: (error) =>
-        io.stderr.write(`coord: warning: a display failed: ${(error as Error).message}\n`),
-    });
-  } catch (error) {
-    await discardSession(session);
-    throw error;
-  }
-  if (flags.debug) {
-    writeDebugHeader(handle.writer, {
-      prepared,
-      cwd: io.cwd,
-      home: io.home,
-      version: io.version,
-      argv: io.argv,
-      session: {
-        id: session.record.id,
-        continued: session.continued,
-        turn: session.record.turns + 1,
-      },
-    });
-  }
-  await noteLogDir(session, handle.runDir);
-  display.started({
+  const running = await runTurn({
+    prepared,
     question,
-    runDir: handle.runDir,
-    logDir: handle.logDir,
-    traceId: runTrace?.traceId,
+    session,
+    ownsSession: true,
+    io,
+    logs: flags.logs,
+    debug: flags.debug,
+    outputFile: flags.outputFile,
+    writeOutput: phase?.writeOutput,
+    tracing,
+    signal: io.signal,
+    start: phase?.start,
+    onStarted: ({ handle, traceId }) =>
+      display.started({ question, runDir: handle.runDir, logDir: handle.logDir, traceId }),
+    subscribers: [(event, state) => display.event(event, state), ...(phase?.subscribers ?? [])],
+    onEnded: async (state) => {
+      await display.close(state);
+      warnings.flush();
+    },
+    warn: warnings.warn,
   });
-  handle.subscribe((event, state) => display.event(event, state));
-  for (const subscriber of phase?.subscribers ?? []) handle.subscribe(subscriber);
-  let result;
-  try {
-    result = await handle.done;
-  } catch (error) {
-    await display.close(handle.live.state);
-    warnings.flush();
-    await closeSession(session, "failed").catch(() => undefined);
-    throw error;
-  }
-  const { state, logDir, runDir } = result;
-  await display.close(state);
-  warnings.flush();
-  try {
-    await recordTurn(session, {
-      question,
-      state,
-      startedAt,
-      endedAt: Date.now(),
-      logDir,
-      runDir,
-      close: sessionStatusOf(state),
-    });
-  } catch (error) {
-    io.stderr.write(
-      `coord: warning: cannot record the session in ${session.store.registryPath}: ${(error as Error).message}\n`,
-    );
-  }
+  const turn = await running.finished;
+  const { state, logDir } = turn;
   const extra = phase?.after
     ? await phase.after({ state, logDir, sessionId: session.record.id })
     : { automation: [], text: [] };
@@ -241,19 +176,13 @@ async function runTraced(
     logDir,
     display,
     extra,
-    writeOutput: phase?.writeOutput,
+    turn,
     sessionId: session.record.id,
     trace:
-      runTrace && tracing ? { id: runTrace.traceId, destination: tracing.destination } : undefined,
+      turn.traceId !== undefined && tracing
+        ? { id: turn.traceId, destination: tracing.destination }
+        : undefined,
   });
-}
-
-/** The session status a finished run leaves: how it ended (a shutdown counts as interrupted). */
-export function sessionStatusOf(
-  state: RunState,
-): "completed" | "failed" | "timeout" | "interrupted" {
-  const reason = state.endReason ?? "failed";
-  return reason === "shutdown" ? "interrupted" : reason;
 }
 
 async function finish(
@@ -265,8 +194,8 @@ async function finish(
     display: RunDisplay;
     /** Lines a planning phase adds (plan folder, progress). */
     extra: { automation: string[]; text: string[] };
-    /** {@link RunPhase.writeOutput}, when the phase writes `--output-file` itself. */
-    writeOutput: RunPhase["writeOutput"];
+    /** The finished turn: whether `--output-file` was written, and where. */
+    turn: Pick<TurnResult, "outputPath" | "outputError">;
     sessionId: string;
     /** The run's trace id and where its spans went, when traced. */
     trace: { id: string; destination: string } | undefined;
@@ -276,7 +205,7 @@ async function finish(
   const reason = state.endReason ?? "failed";
   const answered = state.finalAnswer !== null && reason === "completed";
   if (flags.json) {
-    if (answered && flags.outputFile) await writeAnswer(io.cwd, flags.outputFile, state, context);
+    if (context.turn.outputError) throw context.turn.outputError;
     const result = runResultJson(state, {
       exitCode: EXIT_CODE_FOR_RUN_END[reason],
       logDir,
@@ -292,7 +221,8 @@ async function finish(
       if (display.streamedFinal()) io.stdout.write("\n");
       else io.stdout.write(`${state.finalAnswer}\n`);
     }
-    if (flags.outputFile) answerFile = await writeAnswer(io.cwd, flags.outputFile, state, context);
+    if (context.turn.outputError) throw context.turn.outputError;
+    if (context.turn.outputPath !== undefined) answerFile = context.turn.outputPath;
   } else {
     io.stderr.write(`coord: ${failureLine(state)}\n`);
   }
@@ -323,17 +253,4 @@ async function finish(
     );
   }
   return EXIT_CODE_FOR_RUN_END[reason];
-}
-
-/** `--output-file`: writes the final answer (or the phase's section of it); returns the absolute path. */
-async function writeAnswer(
-  cwd: string,
-  file: string,
-  state: RunState,
-  context: { writeOutput: RunPhase["writeOutput"] },
-): Promise<string> {
-  const answer = state.finalAnswer ?? "";
-  return context.writeOutput
-    ? context.writeOutput(file, answer)
-    : writeOutputFile(cwd, file, answer);
 }
