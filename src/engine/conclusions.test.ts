@@ -18,6 +18,10 @@ describe("conclusionOf", () => {
     ["2 + 2 = 4", "4"],
     ["4", "4"],
     ["-3", "-3"],
+    ["The answer is 18\u200b.", "18"],
+    ["#### １８", "18"],
+    ["Answer: 𝟏𝟖", "18"],
+    ["Work…\rThe answer is 18", "18"],
     ["(b)", "B"],
   ])("%j → %s", (content, expected) => {
     expect(conclusionOf(content)).toBe(expected);

@@ -54,7 +54,7 @@ export function extractConclusion(
   content: string,
 ): { text: string; explicit: boolean } | undefined {
   const lines = content
-    .split(/\r?\n/)
+    .split(/\r\n|[\n\r\u2028\u2029]/)
     .map((line) => line.trim())
     .filter((line) => line !== "");
   const marked = (text: string | undefined, explicit = true) => {
@@ -67,11 +67,11 @@ export function extractConclusion(
   if (boxed !== undefined) return marked(boxed);
   const last = lines.at(-1);
   if (last === undefined) return undefined;
-  const stated = /\banswer\b[^:]{0,20}?(?::|\bis\b:?)\s*(.+)$/i.exec(last);
+  const stated = /\banswer\b[^:]{0,20}?(?::|\bis\b:?)\s*(\S.*)$/i.exec(last);
   if (stated) return marked(stated[1]);
   const bold = /^\*\*(.+?)\*\*[.!]?$/.exec(last);
   if (bold) return marked(bold[1]);
-  const equals = /(?:^|\s)=\s*([^=]+)$/.exec(last);
+  const equals = /(?:^|\s)=\s*([^=\s][^=]*)$/.exec(last);
   if (equals) return marked(equals[1], false);
   return lines.length === 1 ? marked(last, false) : undefined;
 }
@@ -81,6 +81,7 @@ export function extractConclusion(
  * it is longer than {@link MAX_CONCLUSION_CHARS}.
  */
 export function normalizeConclusion(raw: string): string | undefined {
+  if (raw.length > 4 * MAX_CONCLUSION_CHARS) return undefined;
   const text = stripDecoration(raw);
   if (text === "" || text.length > MAX_CONCLUSION_CHARS) return undefined;
   const number = numberOf(text);
@@ -96,9 +97,17 @@ function short(text: string): string | undefined {
   return trimmed === "" || trimmed.length > MAX_CONCLUSION_CHARS ? undefined : trimmed;
 }
 
-/** Quotes, markdown emphasis, `$…$` math and final punctuation around the text removed. */
+/**
+ * Compatibility forms folded (NFKC: full-width `１８` and mathematical `𝟏𝟖` read as `18`), invisible
+ * format characters (soft hyphen, zero-width space and joiners, marks U+200B–U+200F,
+ * U+2060–U+2064, U+FEFF) dropped, then
+ * quotes, markdown emphasis, `$…$` math and final punctuation around the text removed.
+ */
 function stripDecoration(raw: string): string {
-  let text = raw.trim();
+  let text = raw
+    .normalize("NFKC")
+    .replace(/[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g, "")
+    .trim();
   for (let pass = 0; pass < 3; pass++) {
     text = text
       .replace(/^[*_`"'“”‘’\s]+|[*_`"'“”‘’\s]+$/g, "")
