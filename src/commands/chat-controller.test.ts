@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
@@ -42,7 +42,7 @@ agents:
               answer: "B3"
 `;
 
-async function chat() {
+async function chat(extra: { outputFile?: string } = {}) {
   const root = await mkdtemp(join(tmpdir(), "coord-chat-"));
   const { config } = parseConfigText(TEAM, { env: {} });
   const session = await openSession({
@@ -57,7 +57,7 @@ async function chat() {
     config,
     configPath: undefined,
     session,
-    flags: { logs: true, debug: false },
+    flags: { logs: true, debug: false, ...extra },
     cwdContext: "off",
     env: {},
     cwd: root,
@@ -144,5 +144,42 @@ describe("chat controller", () => {
     expect(store.get().exitArmed).toBe(true);
     actions.interrupt(); // idle, armed, no cancelled turn: a normal exit
     expect(await controller.done).toBe(0);
+  });
+
+  test("a hangup during a turn records it as interrupted before the session closes (as --web and a one-shot run do)", async () => {
+    const { controller, root, session } = await chat();
+    const { store, actions } = controller;
+    actions.submit("slow");
+    await until(store, (v) => v.busy);
+    await controller.hangup();
+    expect(await controller.done).toBe(4);
+    const sessions = createSessionStore({ home: root });
+    const record = await sessions.get(session.record.id);
+    expect(record).toMatchObject({ status: "interrupted", turns: 1 });
+    const turns = await sessions.turns(session.record.id);
+    expect(turns.map((turn) => [turn.question, turn.status])).toEqual([["slow", "interrupted"]]);
+    expect(store.get().farewell).toMatch(/saved \(1 turn\)/);
+  });
+
+  test("--output-file holds the latest answered turn's answer; a write that fails is a warning", async () => {
+    const first = await chat({ outputFile: "out/answer.md" });
+    first.controller.actions.submit("first");
+    await until(first.controller.store, (v) => texts(v).includes("Final one.") && !v.busy);
+    expect(await readFile(join(first.root, "out", "answer.md"), "utf8")).toBe("Final one.\n");
+    first.controller.actions.quit();
+    await first.controller.done;
+
+    // A directory where the file should be: the answer is still shown, the write is refused.
+    const second = await chat({ outputFile: "taken" });
+    await mkdir(join(second.root, "taken"));
+    second.controller.actions.submit("first");
+    const view = await until(
+      second.controller.store,
+      (v) => !v.busy && /--output-file/.test(texts(v)),
+    );
+    expect(texts(view)).toContain("Final one.");
+    expect(texts(view)).toMatch(/cannot write --output-file taken: /);
+    second.controller.actions.quit();
+    await second.controller.done;
   });
 });

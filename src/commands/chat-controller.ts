@@ -15,10 +15,9 @@ import {
   describeCwdContext,
   nextCwdContext,
   type RunFlags,
-  startRun,
   withCwdContext,
 } from "../runner/index.js";
-import { initialRunState, latestPersonas, type RunState, wallTimeMs } from "../session/index.js";
+import { initialRunState, type RunState, wallTimeMs } from "../session/index.js";
 import {
   type ChatActions,
   type ChatBlock,
@@ -36,16 +35,8 @@ import {
 } from "./chat-commands.js";
 import type { Tracing } from "../tracing/index.js";
 import { failureLine } from "../ui/plain/index.js";
-import { writeDebugHeader } from "./debug-header.js";
-import { writeOutputFile } from "./output-file.js";
-import {
-  closeSession,
-  openSession,
-  noteLogDir,
-  recordTurn,
-  turnLogOptions,
-  type OpenSession,
-} from "./session-turns.js";
+import { closeSession, openSession, type OpenSession } from "./session-turns.js";
+import { runTurn } from "./turn.js";
 
 /** What the controller needs from the command. */
 export interface ChatControllerOptions {
@@ -88,6 +79,8 @@ export function createChatController(options: ChatControllerOptions): ChatContro
   let abort: AbortController | undefined;
   let lastTurnInterrupted = false;
   let ended = false;
+  /** The turn being asked, if any (settles once it is recorded and shown). */
+  let asking: Promise<void> | undefined;
   let nextBlockId = 1;
   let resolveDone: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (resolveDone = resolve));
@@ -129,6 +122,8 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     if (ended) return;
     ended = true;
     abort?.abort();
+    // The stopped turn is recorded (interrupted) before the session closes, as in every door.
+    await asking;
     await closeSession(session, code === ExitCode.interrupted ? "interrupted" : "completed").catch(
       () => undefined,
     );
@@ -144,7 +139,13 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     resolveDone(code);
   };
 
-  async function runTurn(question: string): Promise<void> {
+  /** Problems that do not stop the turn, shown as the chat shows tracing's warnings. */
+  const warn = (message: string) => {
+    if (!ended) print({ kind: "error", text: `warning: ${message}` });
+  };
+
+  /** Asks the team: one turn of the session (src/commands/turn.ts), then what to show of it. */
+  async function ask(question: string): Promise<void> {
     const config = withCwdContext(options.config, cwdContext, options.cwd);
     let choice: ReturnType<typeof chooseMode>;
     try {
@@ -156,68 +157,36 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     print({ kind: "question", text: question });
     abort = new AbortController();
     patch({ busy: true, cancelling: false, exitArmed: false, run: initialRunState() });
-    const runTrace = options.tracing?.startRun({ includeContent: config.tracing.include_content });
-    const startedAt = now();
-    const log = await turnLogOptions(
-      session,
-      { env: options.env, config },
-      {
-        enabled: options.flags.logs,
-        cwd: options.cwd,
-        version: options.version,
-        argv: options.argv,
-        debug: options.flags.debug,
-        traceId: runTrace?.traceId,
-      },
-    );
     try {
-      const handle = await startRun({
-        config,
-        mode: choice.mode,
-        agentIndexes: choice.agentIndexes,
+      const running = await runTurn({
+        prepared: { config, configPath: options.configPath, env: options.env, ...choice },
         question,
-        history: session.history,
-        personas: latestPersonas(session.turns),
-        env: options.env,
-        cwd: options.cwd,
-        log,
+        session,
+        io: options,
+        logs: options.flags.logs,
+        debug: options.flags.debug,
+        outputFile: options.flags.outputFile,
+        tracing: options.tracing,
         signal: abort.signal,
         subscribers: [
-          ...(runTrace ? [runTrace.subscriber] : []),
           (event, state) => {
             options.onRunEvent?.(event, state);
             if (!ended) patch({ run: state });
           },
         ],
+        warn,
+        now,
       });
-      if (options.flags.debug) {
-        writeDebugHeader(handle.writer, {
-          prepared: { config, configPath: options.configPath, env: options.env, ...choice },
-          cwd: options.cwd,
-          home: options.home,
-          version: options.version,
-          argv: options.argv,
-          session: {
-            id: session.record.id,
-            continued: session.continued || session.record.turns > 0,
-            turn: session.record.turns + 1,
-          },
+      const result = await running.finished;
+      if (ended) return;
+      lastTurnInterrupted = result.state.endReason === "interrupted";
+      print(...turnBlocks(result.state, result.turn, result.logDir, options.cwd, result.traceId));
+      if (result.outputError) {
+        print({
+          kind: "error",
+          text: `cannot write --output-file ${options.flags.outputFile}: ${result.outputError.message}`,
         });
       }
-      await noteLogDir(session, handle.runDir);
-      const result = await handle.done;
-      if (ended) return;
-      const turn = await recordTurn(session, {
-        question,
-        state: result.state,
-        startedAt,
-        endedAt: now(),
-        logDir: result.logDir,
-        runDir: result.runDir,
-      });
-      lastTurnInterrupted = result.state.endReason === "interrupted";
-      print(...turnBlocks(result.state, turn.turn, result.logDir, options.cwd, runTrace?.traceId));
-      await writeTurnAnswer(result.state);
     } catch (error) {
       if (ended) return;
       print({
@@ -228,20 +197,6 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     } finally {
       abort = undefined;
       if (!ended) patch({ busy: false, cancelling: false, run: null });
-    }
-  }
-
-  /** `--output-file`: the file holds the latest answered turn's answer (src/commands/output-file.ts). */
-  async function writeTurnAnswer(state: RunState): Promise<void> {
-    const file = options.flags.outputFile;
-    if (file === undefined || state.endReason !== "completed" || state.finalAnswer === null) return;
-    try {
-      await writeOutputFile(options.cwd, file, state.finalAnswer);
-    } catch (error) {
-      print({
-        kind: "error",
-        text: `cannot write --output-file ${file}: ${(error as Error).message}`,
-      });
     }
   }
 
@@ -309,7 +264,9 @@ export function createChatController(options: ChatControllerOptions): ChatContro
       patch({ exitArmed: false });
       void (async () => {
         try {
-          if (!(await command(line))) await runTurn(line);
+          if (await command(line)) return;
+          asking = ask(line);
+          await asking;
         } catch (error) {
           print({ kind: "error", text: (error as Error).message });
         }
