@@ -8,9 +8,13 @@
  * log files of a run a visible share of `coord serve`'s CPU. Here a write is: write the temp
  * file, rename it over the target.
  */
-import { unlinkSync } from "node:fs";
-import { rename, unlink, writeFile } from "node:fs/promises";
+import { rename, unlink, unlinkSync, writeFile } from "node:fs";
+import { promisify } from "node:util";
 import { resolve } from "node:path";
+
+const writeFileAsync = promisify(writeFile);
+const renameAsync = promisify(rename);
+const unlinkAsync = promisify(unlink);
 
 /** Writes waiting or running per absolute path: each path's writes run in call order. */
 const queues = new Map<string, Promise<void>>();
@@ -33,14 +37,18 @@ function removePendingOnExit(): void {
   });
 }
 
+/**
+ * One write. The callback API of `node:fs`, not `fs.promises`: that one makes a FileHandle
+ * object per open, a visible extra cost next to the write itself.
+ */
 async function writeOnce(path: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${path}.${process.pid}.${++counter}.tmp`;
   pending.add(tmp);
   try {
-    await writeFile(tmp, data, { flag: "wx" });
-    await rename(tmp, path);
+    await writeFileAsync(tmp, data, { flag: "wx" });
+    await renameAsync(tmp, path);
   } catch (error) {
-    await unlink(tmp).catch(() => undefined);
+    await unlinkAsync(tmp).catch(() => undefined);
     throw error;
   } finally {
     pending.delete(tmp);
