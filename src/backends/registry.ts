@@ -1,23 +1,15 @@
 /**
- * The backend registry: turns an agent's `backend` config into a {@link Backend}. Provider
- * modules are imported only when a config uses them, so `coord --help` stays fast.
+ * The backend registry: turns an agent's `backend` config into a {@link Backend} through its
+ * type's provider descriptor (`src/config/provider-descriptors/`) and that descriptor's factory
+ * (`./providers/index.ts`, one signature for all). Provider modules are imported only when a
+ * config uses them, so `coord --help` stays fast.
  */
-import type { AgentConfig } from "../config/index.js";
+import { type AgentConfig, descriptorOf } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import type { Backend, FileAccess } from "./backend.js";
+import type { Backend } from "./backend.js";
+import { type BackendContext, withFactory } from "./providers/index.js";
 
-/** What backend factories may need from the outside world. */
-export interface BackendContext {
-  /** Environment variables, merged with `~/.config/coord/.env` (the environment wins). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** Directory relative paths (a `local` model file) resolve against. */
-  cwd: string;
-  /**
-   * The agent's workspace and what it may read (docs/tools.md), for a backend that runs its own
-   * file tools (`claude_code`): they are confined to it.
-   */
-  files?: FileAccess;
-}
+export type { BackendContext } from "./providers/index.js";
 
 /**
  * Creates the backend of one agent.
@@ -57,76 +49,11 @@ export async function createBackendAt(
   }
 }
 
+/** The agent's backend, built by its type's descriptor's factory. */
 async function instantiate(agent: AgentConfig, context: BackendContext): Promise<Backend> {
   const config = agent.backend;
-  const env = { ...context.env };
-  switch (config.type) {
-    case "scripted": {
-      const { createScriptedBackend } = await import("./scripted.js");
-      return createScriptedBackend({
-        steps: config.steps ?? [],
-        ...(config.scripts ? { scripts: config.scripts } : {}),
-        name: config.model ?? agent.id,
-      });
-    }
-    case "openai": {
-      const { createOpenAIBackend } = await import("./openai.js");
-      return createOpenAIBackend(config, env);
-    }
-    case "claude": {
-      const { createClaudeBackend } = await import("./claude.js");
-      return createClaudeBackend(config, env);
-    }
-    case "gemini": {
-      const { createGeminiBackend } = await import("./gemini.js");
-      return createGeminiBackend(config, env);
-    }
-    case "grok": {
-      const { createGrokBackend } = await import("./grok.js");
-      return createGrokBackend(config, env);
-    }
-    case "azure_openai": {
-      const { createAzureOpenAIBackend } = await import("./azure-openai.js");
-      return createAzureOpenAIBackend(config, env);
-    }
-    case "claude_code": {
-      const { createClaudeCodeBackend } = await import("./claude-code.js");
-      return createClaudeCodeBackend(config, {
-        env,
-        cwd: context.cwd,
-        ...(context.files ? { files: context.files } : {}),
-      });
-    }
-    case "chatcompletion":
-    case "zai":
-    case "lmstudio":
-    case "vllm":
-    case "sglang":
-    case "ollama": {
-      const { createChatCompletionsBackend } = await import("./chat-completions.js");
-      return createChatCompletionsBackend(config, env);
-    }
-    case "openrouter":
-    case "groq":
-    case "cerebras":
-    case "together":
-    case "fireworks":
-    case "moonshot":
-    case "nebius":
-    case "poe":
-    case "qwen": {
-      const { createHostedChatBackend } = await import("./hosted-chat.js");
-      return createHostedChatBackend(config, env);
-    }
-    case "local": {
-      const { createLocalBackend } = await import("./local.js");
-      return createLocalBackend(config, { cwd: context.cwd });
-    }
-    default: {
-      // Every type is handled above (the compiler checks it); a config that bypassed the schema
-      // may still get here.
-      const type: string = config.type satisfies never;
-      throw new ConfigError(`unknown backend type ${type}`);
-    }
-  }
+  const descriptor = descriptorOf(config.type);
+  // Every schema type has a descriptor; a config that bypassed the schema may not.
+  if (descriptor === undefined) throw new ConfigError(`unknown backend type ${config.type}`);
+  return withFactory(descriptor).create(config, { ...context, agentId: agent.id });
 }

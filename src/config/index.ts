@@ -83,3 +83,12 @@ export {
   type ChatProviderSdk,
 } from "./chat-providers.js";
 export { massgenOnlyTypeMessage } from "./massgen-types.js";
+export {
+  type BackendImplementation,
+  type BackendType,
+  descriptorOf,
+  type PriceSource,
+  type ProviderCapabilities,
+  PROVIDER_DESCRIPTORS,
+  type ProviderDescriptor,
+} from "./provider-descriptors/index.js";

@@ -1,0 +1,13 @@
+/** `azure_openai`: an Azure OpenAI deployment (`src/backends/azure-openai.ts`); its base URL is the resource endpoint, its models are deployment names. The package falls back to OpenAI's list for a deployment named after its model. */
+import { defineProvider, NO_CAPABILITIES } from "./descriptor.js";
+
+export const azureOpenai = defineProvider({
+  type: "azure_openai",
+  label: "Azure OpenAI",
+  implementation: "azure_openai",
+  keyVariables: ["AZURE_OPENAI_API_KEY"],
+  alsoReads: ["AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_VERSION"],
+  capabilities: { ...NO_CAPABILITIES },
+  price: { kind: "list", provider: "azure" },
+  tracing: { providerName: "azure.ai.openai" },
+});

@@ -1,0 +1,13 @@
+/** `chatcompletion`: any OpenAI-compatible Chat Completions server at `base_url:` (required); its key is picked by host (`PROVIDER_HOSTS` in src/config/providers.ts), its price by the provider the host names. */
+import { defineProvider, NO_CAPABILITIES } from "./descriptor.js";
+
+export const chatcompletion = defineProvider({
+  type: "chatcompletion",
+  label: "OpenAI-compatible server",
+  implementation: "chat_completions",
+  keyVariables: [],
+  keyByHost: true,
+  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true, chatTemplateKwargs: true },
+  price: { kind: "by_base_url" },
+  tracing: { providerName: "chatcompletion" },
+});

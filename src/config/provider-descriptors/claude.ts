@@ -1,0 +1,15 @@
+/** `claude`: Anthropic's Messages API (`src/backends/claude.ts`). */
+import { defineProvider, NO_CAPABILITIES } from "./descriptor.js";
+
+export const claude = defineProvider({
+  type: "claude",
+  label: "Anthropic (Claude)",
+  implementation: "claude",
+  keyVariables: ["ANTHROPIC_API_KEY"],
+  baseUrlVariable: "ANTHROPIC_BASE_URL",
+  defaultBaseUrl: "https://api.anthropic.com/v1",
+  defaultModel: "claude-haiku-4-5",
+  capabilities: { ...NO_CAPABILITIES, webSearch: true, codeExecution: true },
+  price: { kind: "list", provider: "anthropic" },
+  tracing: { providerName: "anthropic" },
+});

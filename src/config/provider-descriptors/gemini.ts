@@ -1,0 +1,15 @@
+/** `gemini`: Google's Gemini API (`src/backends/gemini.ts`). */
+import { defineProvider, NO_CAPABILITIES } from "./descriptor.js";
+
+export const gemini = defineProvider({
+  type: "gemini",
+  label: "Google Gemini",
+  implementation: "gemini",
+  keyVariables: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"],
+  baseUrlVariable: "GEMINI_BASE_URL",
+  defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
+  defaultModel: "gemini-2.5-flash",
+  capabilities: { ...NO_CAPABILITIES, webSearch: true, codeExecution: true },
+  price: { kind: "list", provider: "google" },
+  tracing: { providerName: "gcp.gemini" },
+});

@@ -1,0 +1,15 @@
+/** `openai`: OpenAI's Responses API (`src/backends/openai.ts`). */
+import { defineProvider, NO_CAPABILITIES } from "./descriptor.js";
+
+export const openai = defineProvider({
+  type: "openai",
+  label: "OpenAI",
+  implementation: "openai",
+  keyVariables: ["OPENAI_API_KEY"],
+  baseUrlVariable: "OPENAI_BASE_URL",
+  defaultBaseUrl: "https://api.openai.com/v1",
+  defaultModel: "gpt-4o-mini",
+  capabilities: { ...NO_CAPABILITIES, webSearch: true },
+  price: { kind: "list", provider: "openai" },
+  tracing: { providerName: "openai" },
+});

@@ -1,0 +1,14 @@
+/** `zai`: Z.ai's GLM API, Chat Completions (`src/backends/chat-completions.ts`). */
+import { defineProvider, NO_CAPABILITIES } from "./descriptor.js";
+
+export const zai = defineProvider({
+  type: "zai",
+  label: "Z.ai (GLM)",
+  implementation: "chat_completions",
+  keyVariables: ["ZAI_API_KEY"],
+  defaultBaseUrl: "https://api.z.ai/api/paas/v4",
+  defaultModel: "glm-4.5-air",
+  capabilities: { ...NO_CAPABILITIES, chatCompletions: true },
+  price: { kind: "list", provider: "zai" },
+  tracing: { providerName: "zai" },
+});
