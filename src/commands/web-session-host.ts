@@ -1,14 +1,14 @@
 /**
  * The {@link WebHost} of `coord --web` (docs/web.md): the page shows one memory session at a
- * time. Each question is a turn of it, run like the chat's (src/commands/session-turns.ts: the
- * session's history, `turn_<n>` in the session's log directory, recorded in
+ * time. Each question is a turn of it, run as in the chat and the one-shot run
+ * (src/commands/turn.ts: the session's history, `turn_<n>` in the session's log directory, recorded in
  * ~/.coord/sessions.json); earlier sessions open from the registry and their logs, and a
  * question there continues them. One turn runs at a time.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseEventLog } from "../events/index.js";
-import { type PreparedRun, type RunHandle, startRun } from "../runner/index.js";
+import type { PreparedRun, RunHandle } from "../runner/index.js";
 import {
   feedRun,
   logWorkspaceRoots,
@@ -20,25 +20,11 @@ import {
   WebHostError,
   type WorkspaceRoot,
 } from "../server/index.js";
-import {
-  createSessionStore,
-  latestPersonas,
-  type LiveRun,
-  type TurnRecord,
-} from "../session/index.js";
+import { createSessionStore, type LiveRun, type TurnRecord } from "../session/index.js";
 import type { Tracing } from "../tracing/index.js";
 import type { CommandIO } from "./io.js";
-import { writeDebugHeader } from "./debug-header.js";
-import { writeOutputFile } from "./output-file.js";
-import {
-  closeSession,
-  discardSession,
-  noteLogDir,
-  openSession,
-  type OpenSession,
-  recordTurn,
-  turnLogOptions,
-} from "./session-turns.js";
+import { closeSession, discardSession, openSession, type OpenSession } from "./session-turns.js";
+import { type RunningTurn, runTurn } from "./turn.js";
 
 /** Options of {@link createSessionWebHost}. */
 export interface SessionWebHostOptions {
@@ -146,6 +132,7 @@ export async function createSessionWebHost(
     if (shown.open) await closeSession(shown.open, "completed").catch(() => undefined);
   };
 
+  /** Starts a turn of the shown session (src/commands/turn.ts); it ends in the background. */
   async function startTurn(question: string): Promise<void> {
     shown.open ??= await openSession({
       home: io.home,
@@ -157,47 +144,20 @@ export async function createSessionWebHost(
     });
     const session = shown.open;
     shown.id = session.record.id;
-    const turn = session.record.turns + 1;
-    const startedAt = Date.now();
-    const runTrace = options.tracing?.startRun({
-      includeContent: prepared.config.tracing.include_content,
-    });
-    let handle: RunHandle;
+    let turn: RunningTurn;
     try {
-      handle = await startRun({
-        ...prepared,
+      turn = await runTurn({
+        prepared,
         question,
-        history: session.history,
-        personas: latestPersonas(session.turns),
-        cwd: io.cwd,
-        log: await turnLogOptions(session, prepared, {
-          enabled: options.logs,
-          cwd: io.cwd,
-          version: io.version,
-          argv: io.argv,
-          debug: options.debug,
-          traceId: runTrace?.traceId,
-          onError: (error) => options.warn(`cannot write the run log: ${error.message}`),
-        }),
-        subscribers: runTrace ? [runTrace.subscriber] : [],
-        onSubscriberError: (error) =>
-          options.warn(`a page's feed failed: ${(error as Error).message}`),
+        session,
+        io,
+        logs: options.logs,
+        debug: options.debug,
+        outputFile: options.outputFile,
+        tracing: options.tracing,
+        warn: options.warn,
+        subscriberName: "a page's feed",
       });
-      if (options.debug) {
-        writeDebugHeader(handle.writer, {
-          prepared,
-          cwd: io.cwd,
-          home: io.home,
-          version: io.version,
-          argv: io.argv,
-          session: {
-            id: session.record.id,
-            continued: session.continued || session.record.turns > 0,
-            turn,
-          },
-        });
-      }
-      await noteLogDir(session, handle.runDir);
     } catch (error) {
       if (session.turns.length === 0) {
         await discardSession(session);
@@ -205,38 +165,21 @@ export async function createSessionWebHost(
       }
       throw new WebHostError(400, (error as Error).message);
     }
-    const key = `${session.record.id}/${turn}`;
+    const { handle } = turn;
+    const key = `${session.record.id}/${turn.turn}`;
     runs.set(key, { live: handle.live, logDir: handle.logDir, workspaces: handle.workspaces });
-    const finished = handle.done.then(
-      async (result) => {
-        try {
-          await recordTurn(session, {
-            question,
-            state: result.state,
-            startedAt,
-            endedAt: Date.now(),
-            logDir: result.logDir,
-            runDir: result.runDir,
-          });
-        } catch (error) {
-          options.warn(`cannot record the turn: ${(error as Error).message}`);
-        }
+    const finished = turn.finished.then(
+      (result) => {
         if (shown.open === session) shown.turns = session.turns;
-        const { state } = result;
-        if (
-          options.outputFile !== undefined &&
-          state.endReason === "completed" &&
-          state.finalAnswer !== null
-        ) {
-          await writeOutputFile(io.cwd, options.outputFile, state.finalAnswer).catch(
-            (error: Error) =>
-              options.warn(`cannot write --output-file ${options.outputFile}: ${error.message}`),
+        if (result.outputError) {
+          options.warn(
+            `cannot write --output-file ${options.outputFile}: ${result.outputError.message}`,
           );
         }
       },
       (error: Error) => options.warn(`the run failed internally: ${error.message}`),
     );
-    running = { key, turn, question, handle, finished };
+    running = { key, turn: turn.turn, question, handle, finished };
     void finished.finally(() => {
       running = undefined;
       changed();
