@@ -1,11 +1,7 @@
 /**
- * The commands' public API for `cli.ts`: the sub-command wiring and option parsers. Each command module is imported lazily by its action.
+ * The commands' public API for `cli.ts`: the command modules (src/commands/cli/, one per
+ * command) and option parsers. Each command's handler imports what it runs when it runs.
  */
 export { positiveInteger } from "./integer-options.js";
-export { addEvalCommand, addLogsCommand, addServeCommand } from "./subcommands.js";
-export {
-  addExportCommand,
-  addSharesCommand,
-  addViewerCommand,
-  DEFAULT_VIEWER_PORT,
-} from "./share-subcommands.js";
+export { addCommand, assemble, type CliContext, type CommandModule } from "./cli/define.js";
+export { DEFAULT_VIEWER_PORT } from "./cli/viewer.js";
