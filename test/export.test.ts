@@ -9,7 +9,7 @@ import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, test } from "vitest";
-import type { ShareManifest } from "../src/logs/share-manifest.js";
+import type { ShareManifest } from "../src/session/share-manifest.js";
 import { makeSandbox, runCli } from "./support/cli.js";
 import { installFakeGh } from "./support/fake-gh.js";
 

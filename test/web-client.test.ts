@@ -13,7 +13,7 @@ import {
   MANIFEST_FILE,
   parseShareManifest,
   ShareFormatError,
-} from "../src/ui/web/share-manifest.js";
+} from "../src/session/share-manifest.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "./support/cli.js";

@@ -37,4 +37,4 @@ export {
   SHARE_FORMAT_VERSION,
   type ShareManifest,
   type SkippedFileEntry,
-} from "./share-manifest.js";
+} from "../session/index.js";

@@ -30,7 +30,7 @@ import {
   type ShareManifest,
   type SkippedFileEntry,
   type SkipReason,
-} from "./share-manifest.js";
+} from "../session/index.js";
 
 /** Which turns: `all`, `latest`, one turn, or an inclusive range. */
 export type TurnSpec =

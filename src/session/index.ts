@@ -8,6 +8,7 @@ export {
   type RunSubscriber,
   type SubscribeOptions,
 } from "./live-run.js";
+export { agentStatusText, isWorkOpen, type StatusTextOptions } from "./agent-status.js";
 export { toMetricsJson } from "./metrics-json.js";
 export { createReplayPace, type ReplayPace, type ReplayPaceOptions } from "./replay-pace.js";
 export {
@@ -51,6 +52,30 @@ export {
   type PlanState,
   type QuestionRecord,
 } from "./plan-state.js";
+export {
+  type AttemptFiles,
+  type AttemptReading,
+  gistFileName,
+  MANIFEST_FILE,
+  manifestAttempt,
+  type ManifestAttempt,
+  type ManifestTurn,
+  RUN_FILE_KEYS,
+  RUN_FILE_NAMES,
+  type RunFileKey,
+  SHARE_DESCRIPTION_PREFIX,
+  SHARE_FORMAT,
+  SHARE_FORMAT_VERSION,
+  shareDescription,
+  type ShareFileEntry,
+  type ShareFileKind,
+  ShareFormatError,
+  type ShareManifest,
+  type ShareManifestView,
+  parseShareManifest,
+  type SkippedFileEntry,
+  type SkipReason,
+} from "./share-manifest.js";
 export { limitsReachedJson, type LimitReachedJson, toStatusJson } from "./status-json.js";
 export { turnRecordFromState } from "./turn-record.js";
 export { shownGroups, tieText, type WinnerGroupJson, winnerGroupsJson } from "./winner-view.js";

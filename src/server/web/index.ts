@@ -1,6 +1,7 @@
 // The browser UI's server (`coord --web`, docs/web.md): reached through src/server/index.ts.
 export { feedRun, type RunSource } from "./run-feed.js";
 export { createWebApp, type WebApp, type WebAppOptions } from "./web-app.js";
+export { type ClientMessage, parseClientMessage, type ServerMessage } from "./web-protocol.js";
 export {
   type RunEventListener,
   type RunKey,

@@ -3,10 +3,7 @@
  * (dist/web, no CDN), a small JSON API over a {@link WebHost}, and one WebSocket (`/ws`,
  * @hono/node-ws) that streams runs' events to the page.
  *
- * WebSocket messages are JSON objects. The page sends `{type: "subscribe", key, after}` (after:
- * the last seq it holds of that run, 0 for none) and `{type: "unsubscribe", key}`; the server
- * sends `{type: "session", view}` on connect and whenever the session changes, `{type: "event",
- * key, event}` for each event with `seq > after` in order, and `{type: "error", key?, message}`.
+ * The WebSocket messages are defined once, for the server and the page, in web-protocol.ts.
  *
  * The server runs the team with the user's keys, so other web sites must not drive it (issue 30
  * item 7; docs/security.md): requests whose Host is not one this server answers to (DNS
@@ -22,6 +19,7 @@ import { isClientGone, isJsonContentType } from "../http-guards.js";
 import type { WSContext } from "hono/ws";
 import { serveWebAssets } from "./web-assets.js";
 import { type RunKey, type SessionView, type WebHost, WebHostError } from "./web-host.js";
+import { parseClientMessage, type ServerMessage, serverMessageText } from "./web-protocol.js";
 import { readImage, viewPath } from "./workspace-files.js";
 
 /** Options of {@link createWebApp}. */
@@ -52,10 +50,6 @@ export interface WebApp {
 }
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
-
-/** Messages the page sends. */
-type ClientMessage =
-  { type: "subscribe"; key: RunKey; after: number } | { type: "unsubscribe"; key: RunKey };
 
 /** Creates the app. */
 export function createWebApp(options: WebAppOptions): WebApp {
@@ -173,8 +167,8 @@ export function createWebApp(options: WebAppOptions): WebApp {
     upgradeWebSocket(() => {
       const feeds = new Map<RunKey, () => void>();
       let stopChanges: (() => void) | undefined;
-      const send = (ws: WSContext, message: unknown) => {
-        if (ws.readyState === 1) ws.send(JSON.stringify(message));
+      const send = (ws: WSContext, message: ServerMessage) => {
+        if (ws.readyState === 1) ws.send(serverMessageText(message));
       };
       const stopFeed = (key: RunKey) => {
         feeds.get(key)?.();
@@ -243,20 +237,4 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     throw new WebHostError(400, "the request body is not a JSON object");
   }
   return body as Record<string, unknown>;
-}
-
-function parseClientMessage(data: unknown): ClientMessage | undefined {
-  if (typeof data !== "string") return undefined;
-  try {
-    const message = JSON.parse(data) as Partial<ClientMessage> & { after?: unknown };
-    if (typeof message.key !== "string") return undefined;
-    if (message.type === "unsubscribe") return { type: "unsubscribe", key: message.key };
-    if (message.type === "subscribe") {
-      const after = typeof message.after === "number" && message.after >= 0 ? message.after : 0;
-      return { type: "subscribe", key: message.key, after };
-    }
-  } catch {
-    // unreadable
-  }
-  return undefined;
 }

@@ -6,8 +6,8 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import type { AgentState } from "../../session/index.js";
-import { oneLine, statusColor, statusMark, statusText, tailLines, toolSummary } from "./format.js";
+import { type AgentState, agentStatusText } from "../../session/index.js";
+import { oneLine, statusColor, statusMark, tailLines, toolSummary } from "./format.js";
 
 /** Props of {@link AgentPanel}. */
 export interface AgentPanelProps {
@@ -62,11 +62,11 @@ export function AgentPanel({
         <Text color={color}>{statusMark(agent.status, frame)} </Text>
         <Text bold>{agent.id}</Text>
         <Text dimColor> {agent.model}</Text>
-        {oneLineHeader ? <Text color={color}> · {statusText(agent, runOver)}</Text> : null}
+        {oneLineHeader ? <Text color={color}> · {agentStatusText(agent, { runOver })}</Text> : null}
       </Text>
       {oneLineHeader ? null : (
         <Text wrap="truncate" color={color}>
-          {statusText(agent, runOver)}
+          {agentStatusText(agent, { runOver })}
         </Text>
       )}
       {roles.map((line, index) => (

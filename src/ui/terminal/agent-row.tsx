@@ -5,8 +5,8 @@
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import type { AgentState } from "../../session/index.js";
-import { oneLine, statusColor, statusMark, statusText } from "./format.js";
+import { type AgentState, agentStatusText } from "../../session/index.js";
+import { oneLine, statusColor, statusMark } from "./format.js";
 
 /** Props of {@link AgentRow}. */
 export interface AgentRowProps {
@@ -33,7 +33,7 @@ export function AgentRow({
   const color = statusColor(agent.status);
   const busy = agent.status === "thinking" || agent.status === "tool";
   const latest = busy ? oneLine(agent.text || agent.reasoning) : "";
-  const status = statusText(agent, runOver);
+  const status = agentStatusText(agent, { runOver });
   const room = Math.max(0, width - idWidth - status.length - modelWidth - 10);
   return (
     <Box width={width}>

@@ -1,51 +1,13 @@
 /**
- * Text helpers of the terminal UI: status words, times, token counts, and the tail of streamed
- * text cut to a panel. Pure functions of the reducer's state (STYLE.md rule 3).
+ * Text helpers of the terminal UI: status colours and marks, times, token counts, and the tail of
+ * streamed text cut to a panel (the status words are session's agentStatusText; costs are
+ * ui/plain's formatCost). Pure functions of the reducer's state (STYLE.md rule 3).
  */
 import { type AgentState, costUsdOf, type Counters, type RunState } from "../../session/index.js";
-import { oneLine } from "../plain/index.js";
+import { formatCost, oneLine } from "../plain/index.js";
 
 /** Workflow tools: shown as the agent's status, not in its tool list. */
 const WORKFLOW_TOOLS = new Set(["new_answer", "vote", "stop"]);
-
-/**
- * The agent's status in words: `thinking`, `using read_file`, `answered agent2.1`, `voted for
- * alice`, … With `runOver`, an agent that was still waiting or working says `stopped`.
- */
-export function statusText(agent: AgentState, runOver = false): string {
-  if (runOver && ["waiting", "thinking", "tool", "presenting"].includes(agent.status))
-    return agent.currentAnswerLabel
-      ? `stopped (last answer ${agent.currentAnswerLabel})`
-      : "stopped";
-  switch (agent.status) {
-    case "waiting":
-      return agent.round === 0 ? "waiting" : "waiting for the others";
-    case "thinking":
-      if (agent.roundKind === "final") return "writing the final answer";
-      if (agent.roundKind === "plan") return "planning for the team";
-      return `thinking${roundSuffix(agent)}`;
-    case "tool":
-      return `using ${agent.activeTool ?? "a tool"}${roundSuffix(agent)}`;
-    case "answered":
-      return agent.currentAnswerLabel ? `answered ${agent.currentAnswerLabel}` : "answered";
-    case "voted":
-      return agent.vote ? `voted for ${agent.vote.targetAgentId}` : "voted";
-    case "stopped":
-      return agent.stop ? `stopped (${agent.stop.status})` : "stopped";
-    case "error":
-      return `error: ${oneLine(agent.lastError?.message ?? "unknown", 80)} (retrying)`;
-    case "removed":
-      return `removed: ${oneLine(agent.lastError?.message ?? "failed", 80)}`;
-    case "presenting":
-      return "writing the final answer";
-    case "done":
-      return agent.roundKind === "final" ? "wrote the final answer" : "done";
-  }
-}
-
-function roundSuffix(agent: AgentState): string {
-  return agent.round > 1 ? ` · round ${agent.round}` : "";
-}
 
 /** Ink colour of a status. */
 export function statusColor(status: AgentState["status"]): string {
@@ -109,11 +71,6 @@ export function costUsd(counters: Counters): number | undefined {
   return costUsdOf(counters.usage) ?? undefined;
 }
 
-/** `$0.0123` (4 significant decimals under a dollar). */
-export function formatCost(usd: number): string {
-  return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-}
-
 /** Non-workflow tools the agent called, `read_file×2, search`, in first-use order. */
 export function toolSummary(agent: AgentState): string {
   return Object.entries(agent.counters.tools)
@@ -122,7 +79,7 @@ export function toolSummary(agent: AgentState): string {
     .join(", ");
 }
 
-export { oneLine };
+export { formatCost, oneLine };
 
 /**
  * The last `count` lines of `text` wrapped at `width` columns (one column per code point; blank

@@ -7,9 +7,9 @@
  * them. Pure: the recorded events and the reducer's final state in, lines out.
  */
 import type { CoordEvent } from "../../events/index.js";
-import type { AgentState, RunState } from "../../session/index.js";
+import { type AgentState, agentStatusText, type RunState } from "../../session/index.js";
 import { oneLine } from "../plain/index.js";
-import { statusText, wrapLine } from "./format.js";
+import { wrapLine } from "./format.js";
 
 /** A run of text in one style (Ink colour names). */
 export interface RecordSegment {
@@ -102,7 +102,7 @@ function agentPanel(
   const winner = state.winner?.agentId === agent.id;
   for (const event of events) describe(event, inner, body);
   if (body.length === 0) body.push([{ text: "(nothing recorded)", dim: true }]);
-  const title = ` ${agent.id} · ${agent.model} · ${statusText(agent, state.phase === "done")}${winner ? " · ★ winner" : ""} `;
+  const title = ` ${agent.id} · ${agent.model} · ${agentStatusText(agent, { runOver: state.phase === "done" })}${winner ? " · ★ winner" : ""} `;
   const shownTitle =
     [...title].length > width - 4 ? `${[...title].slice(0, width - 5).join("")}… ` : title;
   const color = winner ? "yellow" : "gray";

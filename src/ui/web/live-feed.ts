@@ -1,10 +1,11 @@
 /**
- * The live page's WebSocket to `coord --web` (protocol: src/server/web/web-app.ts). Subscribes
+ * The live page's WebSocket to `coord --web` (protocol: src/server/web/web-protocol.ts, shared
+ * with the server). Subscribes
  * to runs with the last seq the {@link RunStore} holds, so after a dropped connection the server
  * sends only what followed; reconnects with a growing delay (0.5 s up to 5 s).
  */
-import type { CoordEvent } from "../../events/events.js";
 import type { SessionView } from "../../server/web/web-host.js";
+import { clientMessageText, parseServerMessage } from "../../server/web/web-protocol.js";
 import type { RunStore } from "./run-store.js";
 
 /** Connection state shown in the header. */
@@ -27,11 +28,6 @@ export interface LiveFeedOptions {
   onError(message: string): void;
 }
 
-type ServerMessage =
-  | { type: "session"; view: SessionView }
-  | { type: "event"; key: string; event: CoordEvent }
-  | { type: "error"; key?: string; message: string };
-
 /** Opens the socket. */
 export function connectLiveFeed(options: LiveFeedOptions): LiveFeed {
   const watched = new Set<string>();
@@ -45,7 +41,7 @@ export function connectLiveFeed(options: LiveFeedOptions): LiveFeed {
   };
   const subscribe = (key: string) => {
     if (socket?.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ type: "subscribe", key, after: options.store.lastSeq(key) }));
+      socket.send(clientMessageText({ type: "subscribe", key, after: options.store.lastSeq(key) }));
     }
   };
   const connect = () => {
@@ -57,7 +53,7 @@ export function connectLiveFeed(options: LiveFeedOptions): LiveFeed {
       for (const key of watched) subscribe(key);
     };
     ws.onmessage = (message) => {
-      const data = JSON.parse(String(message.data)) as ServerMessage;
+      const data = parseServerMessage(message.data);
       if (data.type === "session") options.onSession(data.view);
       else if (data.type === "error") options.onError(data.message);
       else if (options.store.add(data.key, data.event) === "gap") subscribe(data.key);

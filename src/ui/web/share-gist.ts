@@ -1,7 +1,7 @@
 /**
  * Loads a shared session from its gist for the share viewer (docs/web.md "Share viewer"):
  * GitHub's public gist API (`GET https://api.github.com/gists/<id>`, no login for a secret gist
- * whose id is known), the manifest (`coord_manifest.json`, share-manifest.ts), and each attempt's events
+ * whose id is known), the manifest (`coord_manifest.json`, src/session/share-manifest.ts), and each attempt's events
  * through the same reader as `coord logs` (schema v1 logs are upgraded). Files GitHub cut in the
  * API response (`truncated: true`, over about 1 MB) are fetched from their `raw_url`.
  */
@@ -13,9 +13,9 @@ import {
   RUN_FILE_KEYS,
   RUN_FILE_NAMES,
   ShareFormatError,
-  type ManifestSkipped,
-  type ShareManifest,
-} from "./share-manifest.js";
+  type ManifestSkippedView,
+  type ShareManifestView,
+} from "../../session/share-manifest.js";
 
 /** The gist API's base. */
 export const GIST_API = "https://api.github.com/gists/";
@@ -42,7 +42,7 @@ export interface SharedAttempt {
   /** Shared workspace files, by path in the attempt directory (`ana/snapshots/agent1.1/x.md`). */
   workspace: Record<string, string>;
   /** The attempt's files that were not shared, paths relative to the attempt directory. */
-  skipped: ManifestSkipped[];
+  skipped: ManifestSkippedView[];
 }
 
 /** A loaded shared session. */
@@ -51,7 +51,7 @@ export interface SharedSession {
   url: string | null;
   description: string;
   createdAt: string | null;
-  manifest: ShareManifest;
+  manifest: ShareManifestView;
   attempts: SharedAttempt[];
   /** `ANALYSIS_REPORT.md` of the log directory, when shared. */
   analysis: string | null;

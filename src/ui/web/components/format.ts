@@ -1,46 +1,21 @@
 /**
- * Words and numbers of the page, from the reducer's state (STYLE.md rule 3): agent status,
- * token counts, cost, durations.
+ * Words and numbers of the page, from the reducer's state (STYLE.md rule 3): agent status (the
+ * shared wording of src/session/agent-status.ts), token counts, cost (ui/plain's formatCost),
+ * durations.
  */
-import type { Counters } from "../../../session/counters.js";
+import { agentStatusText, isWorkOpen } from "../../../session/agent-status.js";
+import { costUsdOf, type Counters } from "../../../session/counters.js";
 import type { AgentState, RunState } from "../../../session/run-state.js";
+import { formatCost } from "../../plain/text-table.js";
 
-/** The agent's status in a few words; `runOver` turns work still open into `stopped`. */
+/** The agent's status in words (the one wording of every display; the card shows the round itself). */
 export function statusLabel(agent: AgentState, state: RunState): string {
-  const over = state.phase === "done";
-  if (over && ["waiting", "thinking", "tool", "presenting"].includes(agent.status))
-    return "stopped";
-  switch (agent.status) {
-    case "waiting":
-      return agent.round === 0 ? "waiting" : "waiting for the others";
-    case "thinking":
-      return agent.roundKind === "final" ? "writing the final answer" : "thinking";
-    case "tool":
-      return `using ${agent.activeTool ?? "a tool"}`;
-    case "answered":
-      return agent.currentAnswerLabel ? `answered ${agent.currentAnswerLabel}` : "answered";
-    case "voted":
-      return agent.vote ? `voted for ${agent.vote.targetAgentId}` : "voted";
-    case "stopped":
-      return agent.stop ? `stopped (${agent.stop.status})` : "stopped";
-    case "error":
-      return "error, retrying";
-    case "removed":
-      return "removed after errors";
-    case "presenting":
-      return "writing the final answer";
-    case "done":
-      return agent.roundKind === "final" ? "wrote the final answer" : "done";
-  }
+  return agentStatusText(agent, { runOver: state.phase === "done", round: false });
 }
 
 /** A CSS modifier for the status pill. */
 export function statusTone(agent: AgentState, state: RunState): string {
-  if (
-    state.phase === "done" &&
-    ["waiting", "thinking", "tool", "presenting"].includes(agent.status)
-  )
-    return "muted";
+  if (state.phase === "done" && isWorkOpen(agent.status)) return "muted";
   switch (agent.status) {
     case "thinking":
     case "presenting":
@@ -68,13 +43,12 @@ export function tokens(count: number): string {
   return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
-/** `$0.0123`, or `cost unknown` when a call had no price. */
+/** `$0.0123`, `$0` before any call, or `cost unknown` when a call had no price. */
 export function cost(counters: Counters): string {
   const usage = counters.usage;
   if (usage.modelCalls === 0) return "$0";
-  if (usage.unpricedCalls > 0) return "cost unknown";
-  const usd = usage.pricedCostUsd;
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+  const usd = costUsdOf(usage);
+  return usd === null ? "cost unknown" : formatCost(usd);
 }
 
 /** `850 ms`, `12.3 s`, `2 min 5 s`. */
