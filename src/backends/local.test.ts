@@ -100,7 +100,8 @@ afterAll(async () => {
   for (const backend of backends) await backend.close?.();
 });
 
-describe("createLocalBackend", () => {
+// Real CPU inference: seconds per test on a loaded machine, beyond the unit project's 10 s.
+describe("createLocalBackend", { timeout: 60_000 }, () => {
   it("throws ConfigError naming the path when the model file is missing", () => {
     const missing = join(tmpdir(), "coord-no-such-model.gguf");
     expect(() => createLocalBackend({ type: "local", model: missing })).toThrow(ConfigError);
