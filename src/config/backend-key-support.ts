@@ -8,25 +8,27 @@
 import type { BackendConfig } from "./backend-schema.js";
 import type { BackendType } from "./backend-types.js";
 import { GENERATION_PARAMETERS, type GenerationParameter } from "./generation-schema.js";
+import {
+  descriptorOf,
+  NO_CAPABILITIES,
+  PROVIDER_DESCRIPTORS,
+  type ProviderCapabilities,
+} from "./provider-descriptors/index.js";
+
+/** The capabilities of `type`, from its descriptor (none for a string that is no type). */
+function capabilitiesOf(type: string): ProviderCapabilities {
+  return descriptorOf(type)?.capabilities ?? NO_CAPABILITIES;
+}
+
+/** The types whose descriptor says `capability`, in descriptor order. */
+function typesWith(capability: keyof ProviderCapabilities): readonly BackendType[] {
+  return PROVIDER_DESCRIPTORS.filter((descriptor) => descriptor.capabilities[capability]).map(
+    (descriptor) => descriptor.type,
+  );
+}
 
 /** The backend types that speak Chat Completions (`POST {base_url}/chat/completions`). */
-export const CHAT_COMPLETIONS_BACKEND_TYPES = [
-  "chatcompletion",
-  "zai",
-  "lmstudio",
-  "vllm",
-  "sglang",
-  "ollama",
-  "openrouter",
-  "groq",
-  "cerebras",
-  "together",
-  "fireworks",
-  "moonshot",
-  "nebius",
-  "poe",
-  "qwen",
-] as const satisfies readonly BackendType[];
+export const CHAT_COMPLETIONS_BACKEND_TYPES: readonly BackendType[] = typesWith("chatCompletions");
 
 const CHAT: readonly BackendType[] = CHAT_COMPLETIONS_BACKEND_TYPES;
 
@@ -43,18 +45,9 @@ const CHAT_PARAMETERS: readonly GenerationParameter[] = [
   "extra_body",
 ];
 /** Chat Completions servers that also take `top_k` (sent in the body). */
-const TOP_K_SERVERS: readonly BackendType[] = [
-  "chatcompletion",
-  "vllm",
-  "sglang",
-  "lmstudio",
-  "openrouter",
-  "together",
-  "fireworks",
-  "qwen",
-];
+const TOP_K_SERVERS: readonly BackendType[] = typesWith("topK");
 /** Servers that render a chat template from `chat_template_kwargs` (vLLM, SGLang). */
-const CHAT_TEMPLATE_SERVERS: readonly BackendType[] = ["chatcompletion", "vllm", "sglang"];
+const CHAT_TEMPLATE_SERVERS: readonly BackendType[] = typesWith("chatTemplateKwargs");
 
 /** OpenAI's Responses API (and Azure's v1 API). */
 const RESPONSES_PARAMETERS: readonly GenerationParameter[] = [
@@ -149,7 +142,7 @@ export function generationParametersOf(
   }
 }
 
-const ALL_BUT_IN_PROCESS = (type: BackendType) => type !== "local" && type !== "scripted";
+const ALL_BUT_IN_PROCESS = (type: BackendType) => !capabilitiesOf(type).inProcess;
 
 /** Provider-specific keys and the types that read them. */
 const READERS: Readonly<Record<string, (type: BackendType) => boolean>> = {
@@ -161,12 +154,11 @@ const READERS: Readonly<Record<string, (type: BackendType) => boolean>> = {
   steps: (type) => type === "scripted",
   scripts: (type) => type === "scripted",
   api_version: (type) => type === "azure_openai",
-  reasoning: (type) =>
-    ["openai", "azure_openai", "grok", "claude"].includes(type) || CHAT.includes(type),
+  reasoning: (type) => capabilitiesOf(type).reasoning,
   text: (type) => type === "openai" || type === "azure_openai",
   verbosity: (type) => type === "openai" || type === "azure_openai",
-  enable_web_search: (type) => ["openai", "claude", "gemini", "grok"].includes(type),
-  enable_code_execution: (type) => ["claude", "gemini", "grok"].includes(type),
+  enable_web_search: (type) => capabilitiesOf(type).webSearch,
+  enable_code_execution: (type) => capabilitiesOf(type).codeExecution,
   enable_x_search: (type) => type === "grok",
   enable_code_interpreter: (type) => type === "openai",
   web_search_max_uses: (type) => type === "claude",

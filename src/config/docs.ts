@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { CHAT_PROVIDERS } from "./chat-providers.js";
+import { PROVIDER_DESCRIPTORS } from "./provider-descriptors/index.js";
 import { ConfigSchema } from "./schema.js";
 
 /** A JSON Schema node, as far as the reference table reads it. */
@@ -120,21 +121,73 @@ export function renderConfigReference(): string {
     '  (docs/logs.md "Cost"); `agents[].backend.pricing` sets an agent\'s own (USD per million',
     "  tokens). A model the data lacks has an unknown cost (never 0 USD); `local` and `scripted`",
     "  cost 0 by definition.",
-    "- API keys: `api_key:` in the backend wins; else the environment (or `~/.config/coord/.env`):",
-    "  `openai` OPENAI_API_KEY · `claude` ANTHROPIC_API_KEY · `gemini` GEMINI_API_KEY or",
-    "  GOOGLE_API_KEY · `grok` XAI_API_KEY · `azure_openai` AZURE_OPENAI_API_KEY (with",
-    "  AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_VERSION) · `zai` ZAI_API_KEY · `claude_code`",
-    "  ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN · the types below as listed · `chatcompletion` by",
-    "  host (OPENROUTER_API_KEY, GROQ_API_KEY, …). A missing key stops the run before any agent starts.",
+    ...providerKeyLines(),
+    "",
+    ...table,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The reference's lines on API keys and default base URLs, from the provider descriptors: each
+ * type with its key variables (hosted Chat Completions types listed apart, with their base URL),
+ * `chatcompletion` by host, and the local servers that need none.
+ */
+function providerKeyLines(): string[] {
+  const own = PROVIDER_DESCRIPTORS.filter(
+    (descriptor) =>
+      descriptor.keyVariables.length > 0 && descriptor.implementation !== "hosted_chat",
+  ).map((descriptor) => {
+    const also = descriptor.alsoReads?.length ? ` (with ${descriptor.alsoReads.join(", ")})` : "";
+    return `\`${descriptor.type}\` ${descriptor.keyVariables.join(" or ")}${also}`;
+  });
+  const byHost = PROVIDER_DESCRIPTORS.filter((descriptor) => descriptor.keyByHost).map(
+    (descriptor) =>
+      `\`${descriptor.type}\` by host (${CHAT_PROVIDERS.slice(0, 2)
+        .map((provider) => provider.keyVariables[0])
+        .join(", ")}, …)`,
+  );
+  const keyless = PROVIDER_DESCRIPTORS.filter(
+    (descriptor) =>
+      descriptor.implementation === "chat_completions" &&
+      descriptor.keyVariables.length === 0 &&
+      descriptor.keyByHost !== true,
+  );
+  return [
+    ...wrap(
+      [
+        "- API keys: `api_key:` in the backend wins; else the environment (or `~/.config/coord/.env`):",
+        [...own, "the types below as listed", ...byHost].join(" · ") + ".",
+        "A missing key stops the run before any agent starts.",
+      ].join(" "),
+    ),
+    ...wrap(
+      `- Servers on this machine need no key; their default \`base_url\`: ${keyless
+        .map((descriptor) => `\`${descriptor.type}\` ${descriptor.defaultBaseUrl ?? ""}`)
+        .join(" · ")}.`,
+    ),
     "- MassGen's hosted Chat Completions types, with their default `base_url` and key variables:",
     ...CHAT_PROVIDERS.map(
       (provider) =>
         `  - \`${provider.type}\` (${provider.label}): ${provider.baseUrl}, ${provider.keyVariables.join(" or ")}`,
     ),
-    "",
-    ...table,
-    "",
-  ].join("\n");
+  ];
+}
+
+/** `text` as list-item lines of at most 100 characters, continuation lines indented by two. */
+function wrap(text: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `  ${word}`;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== "") lines.push(line);
+  return lines;
 }
 
 /**

@@ -1,10 +1,28 @@
 /**
- * The hosted model providers coord knows by name: their API key variables (spec section 5
- * "Authentication"), the models the setup wizard proposes, and the cheap call that checks a key.
- * The backends read the same variables (`src/backends/*.ts`); the wizard (spec section 1
- * "First-time setup wizard") detects, asks for and checks them.
+ * The hosted model providers the setup wizard offers (spec section 1 "First-time setup wizard"):
+ * the models it proposes and the cheap call that checks a key. Their key variables, base URL
+ * variables and default base URLs are their backend types' (`./provider-descriptors/`, spec
+ * section 5 "Authentication"), which the backends read too.
  */
 import type { BackendType } from "./backend-types.js";
+import { descriptorOf, type ProviderDescriptor } from "./provider-descriptors/index.js";
+
+/** The descriptor of a type the wizard offers (every one has a descriptor). */
+function described(type: BackendType): ProviderDescriptor {
+  const descriptor = descriptorOf(type);
+  if (descriptor === undefined) throw new Error(`no provider descriptor for ${type}`);
+  return descriptor;
+}
+
+/**
+ * The key check's base URL override and default, from the type's descriptor (`keyCheck` spreads
+ * it; Azure's is a path below its endpoint instead).
+ */
+function keyCheckBase(type: BackendType): { baseUrlVariable?: string; defaultBaseUrl: string } {
+  const { baseUrlVariable, defaultBaseUrl } = described(type);
+  if (defaultBaseUrl === undefined) throw new Error(`${type} has no default base URL`);
+  return { ...(baseUrlVariable !== undefined ? { baseUrlVariable } : {}), defaultBaseUrl };
+}
 
 /** The providers the setup wizard offers, by id. */
 export const PROVIDER_IDS = [
@@ -59,13 +77,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     id: "openai",
     label: "OpenAI",
     backend: "openai",
-    keyVariables: ["OPENAI_API_KEY"],
+    keyVariables: described("openai").keyVariables,
     fastModels: ["gpt-4o-mini", "gpt-4.1-mini", "gpt-4.1-nano"],
     strongModels: ["gpt-5-mini", "gpt-4.1", "gpt-5"],
     webSearch: true,
     keyCheck: {
-      baseUrlVariable: "OPENAI_BASE_URL",
-      defaultBaseUrl: "https://api.openai.com/v1",
+      ...keyCheckBase("openai"),
       path: "/models",
       header: "bearer",
     },
@@ -74,13 +91,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     id: "claude",
     label: "Anthropic (Claude)",
     backend: "claude",
-    keyVariables: ["ANTHROPIC_API_KEY"],
+    keyVariables: described("claude").keyVariables,
     fastModels: ["claude-haiku-4-5", "claude-sonnet-4-5"],
     strongModels: ["claude-sonnet-4-5", "claude-opus-4-5"],
     webSearch: true,
     keyCheck: {
-      baseUrlVariable: "ANTHROPIC_BASE_URL",
-      defaultBaseUrl: "https://api.anthropic.com/v1",
+      ...keyCheckBase("claude"),
       path: "/models",
       header: "x-api-key",
       headers: { "anthropic-version": "2023-06-01" },
@@ -90,13 +106,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     id: "gemini",
     label: "Google Gemini",
     backend: "gemini",
-    keyVariables: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"],
+    keyVariables: described("gemini").keyVariables,
     fastModels: ["gemini-2.5-flash", "gemini-2.5-flash-lite"],
     strongModels: ["gemini-2.5-pro", "gemini-2.5-flash"],
     webSearch: true,
     keyCheck: {
-      baseUrlVariable: "GEMINI_BASE_URL",
-      defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
+      ...keyCheckBase("gemini"),
       path: "/models",
       header: "x-goog-api-key",
     },
@@ -105,13 +120,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     id: "grok",
     label: "xAI (Grok)",
     backend: "grok",
-    keyVariables: ["XAI_API_KEY"],
+    keyVariables: described("grok").keyVariables,
     fastModels: ["grok-4-1-fast-non-reasoning", "grok-3-mini"],
     strongModels: ["grok-4", "grok-4-1-fast-reasoning"],
     webSearch: true,
     keyCheck: {
-      baseUrlVariable: "XAI_BASE_URL",
-      defaultBaseUrl: "https://api.x.ai/v1",
+      ...keyCheckBase("grok"),
       path: "/models",
       header: "bearer",
     },
@@ -120,12 +134,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     id: "zai",
     label: "Z.ai (GLM)",
     backend: "zai",
-    keyVariables: ["ZAI_API_KEY"],
+    keyVariables: described("zai").keyVariables,
     fastModels: ["glm-4.5-air", "glm-4.5-flash"],
     strongModels: ["glm-4.6", "glm-4.5"],
     webSearch: false,
     keyCheck: {
-      defaultBaseUrl: "https://api.z.ai/api/paas/v4",
+      ...keyCheckBase("zai"),
       path: "/models",
       header: "bearer",
     },
@@ -134,13 +148,13 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     id: "openrouter",
     label: "OpenRouter",
     backend: "chatcompletion",
-    baseUrl: "https://openrouter.ai/api/v1",
-    keyVariables: ["OPENROUTER_API_KEY"],
+    baseUrl: described("openrouter").defaultBaseUrl!,
+    keyVariables: described("openrouter").keyVariables,
     fastModels: ["openai/gpt-4o-mini", "google/gemini-2.5-flash"],
     strongModels: ["anthropic/claude-sonnet-4.5", "openai/gpt-5-mini"],
     webSearch: false,
     keyCheck: {
-      defaultBaseUrl: "https://openrouter.ai/api/v1",
+      ...keyCheckBase("openrouter"),
       // /models answers without a key; /key describes the key and refuses a bad one.
       path: "/key",
       header: "bearer",
@@ -150,7 +164,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     id: "azure_openai",
     label: "Azure OpenAI",
     backend: "azure_openai",
-    keyVariables: ["AZURE_OPENAI_API_KEY"],
+    keyVariables: described("azure_openai").keyVariables,
     endpointVariable: {
       name: "AZURE_OPENAI_ENDPOINT",
       placeholder: "https://<resource>.openai.azure.com",

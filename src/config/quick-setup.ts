@@ -5,7 +5,7 @@
 import { ConfigError } from "../errors.js";
 import { checkConfig } from "./check-config.js";
 import { defaultAgentId } from "./normalize-config.js";
-import { PROVIDERS } from "./providers.js";
+import { descriptorOf } from "./provider-descriptors/index.js";
 import { BACKEND_TYPES, ConfigSchema, type BackendType, type Config } from "./schema.js";
 
 /** The quick-setup flags as given on the command line (`undefined` = not given). */
@@ -21,17 +21,13 @@ export interface QuickSetupFlags {
 }
 
 /**
- * The model quick setup uses when `--model` is not given: the first fast model of the hosted
- * provider the backend speaks to (`gpt-4o-mini` for `openai`, `claude-haiku-4-5` for `claude`,
- * `gemini-2.5-flash` for `gemini`, … — `PROVIDERS[].fastModels`); undefined for backends whose
- * models depend on the server or deployment (`chatcompletion`, `azure_openai`, `local`, …).
+ * The model quick setup uses when `--model` is not given: the type's descriptor's
+ * `defaultModel` (`gpt-4o-mini` for `openai`, `claude-haiku-4-5` for `claude`,
+ * `gemini-2.5-flash` for `gemini`, …, the wizard's first fast model); undefined for backends
+ * whose models depend on the server or deployment (`chatcompletion`, `azure_openai`, `local`, …).
  */
 export function defaultModelOf(backend: BackendType): string | undefined {
-  const provider = PROVIDERS.find(
-    (entry) =>
-      entry.backend === backend && entry.baseUrl === undefined && backend !== "azure_openai",
-  );
-  return provider?.fastModels[0];
+  return descriptorOf(backend)?.defaultModel;
 }
 
 /**

@@ -7,7 +7,7 @@ export const azureOpenai = defineProvider({
   implementation: "azure_openai",
   keyVariables: ["AZURE_OPENAI_API_KEY"],
   alsoReads: ["AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_VERSION"],
-  capabilities: { ...NO_CAPABILITIES },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true },
   price: { kind: "list", provider: "azure" },
   tracing: { providerName: "azure.ai.openai" },
 });

@@ -8,7 +8,7 @@ export const cerebras = defineProvider({
   keyVariables: ["CEREBRAS_API_KEY"],
   defaultBaseUrl: "https://api.cerebras.ai/v1",
   sdk: "cerebras",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "cerebras" },
   tracing: { providerName: "cerebras" },
 });

@@ -7,7 +7,13 @@ export const chatcompletion = defineProvider({
   implementation: "chat_completions",
   keyVariables: [],
   keyByHost: true,
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true, chatTemplateKwargs: true },
+  capabilities: {
+    ...NO_CAPABILITIES,
+    reasoning: true,
+    chatCompletions: true,
+    topK: true,
+    chatTemplateKwargs: true,
+  },
   price: { kind: "by_base_url" },
   tracing: { providerName: "chatcompletion" },
 });

@@ -41,6 +41,8 @@ export interface ProviderCapabilities {
   chatCompletions: boolean;
   /** Runs in this process (no `base_url`, no `api_key`). */
   inProcess: boolean;
+  /** Reads `reasoning:` (its effort; `reasoning.summary` only on OpenAI's Responses API). */
+  reasoning: boolean;
   /** `enable_web_search: true` works. */
   webSearch: boolean;
   /** `enable_code_execution: true` works. */
@@ -85,6 +87,7 @@ export interface ProviderDescriptor<Type extends string = string> {
 export const NO_CAPABILITIES: ProviderCapabilities = {
   chatCompletions: false,
   inProcess: false,
+  reasoning: false,
   webSearch: false,
   codeExecution: false,
   topK: false,

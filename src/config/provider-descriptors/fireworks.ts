@@ -8,7 +8,7 @@ export const fireworks = defineProvider({
   keyVariables: ["FIREWORKS_API_KEY"],
   defaultBaseUrl: "https://api.fireworks.ai/inference/v1",
   sdk: "fireworks",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true, topK: true },
   price: { kind: "list", provider: "fireworks" },
   tracing: { providerName: "fireworks" },
 });

@@ -8,7 +8,7 @@ export const groq = defineProvider({
   keyVariables: ["GROQ_API_KEY"],
   defaultBaseUrl: "https://api.groq.com/openai/v1",
   sdk: "groq",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "groq" },
   tracing: { providerName: "groq" },
 });

@@ -31,6 +31,7 @@ import { local } from "./local.js";
 import { scripted } from "./scripted.js";
 
 export {
+  NO_CAPABILITIES,
   type BackendImplementation,
   type ChatProviderSdk,
   type PriceSource,

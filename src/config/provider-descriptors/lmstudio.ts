@@ -7,7 +7,7 @@ export const lmstudio = defineProvider({
   implementation: "chat_completions",
   keyVariables: [],
   defaultBaseUrl: "http://localhost:1234/v1",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true, topK: true },
   price: { kind: "by_base_url" },
   tracing: { providerName: "lmstudio" },
 });

@@ -7,7 +7,7 @@ export const ollama = defineProvider({
   implementation: "chat_completions",
   keyVariables: [],
   defaultBaseUrl: "http://localhost:11434/v1",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "by_base_url" },
   tracing: { providerName: "ollama" },
 });

@@ -8,7 +8,7 @@ export const openrouter = defineProvider({
   keyVariables: ["OPENROUTER_API_KEY"],
   defaultBaseUrl: "https://openrouter.ai/api/v1",
   sdk: "openai-compatible",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true, topK: true },
   price: { kind: "list", provider: "openrouter" },
   tracing: { providerName: "openrouter" },
 });

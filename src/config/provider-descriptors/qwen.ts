@@ -8,7 +8,7 @@ export const qwen = defineProvider({
   keyVariables: ["QWEN_API_KEY", "DASHSCOPE_API_KEY"],
   defaultBaseUrl: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
   sdk: "openai-compatible",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true, topK: true },
   price: { kind: "by_base_url" },
   tracing: { providerName: "qwen" },
 });

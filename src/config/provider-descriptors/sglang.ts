@@ -7,7 +7,13 @@ export const sglang = defineProvider({
   implementation: "chat_completions",
   keyVariables: [],
   defaultBaseUrl: "http://localhost:30000/v1",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true, chatTemplateKwargs: true },
+  capabilities: {
+    ...NO_CAPABILITIES,
+    reasoning: true,
+    chatCompletions: true,
+    topK: true,
+    chatTemplateKwargs: true,
+  },
   price: { kind: "by_base_url" },
   tracing: { providerName: "sglang" },
 });

@@ -8,7 +8,7 @@ export const together = defineProvider({
   keyVariables: ["TOGETHER_API_KEY"],
   defaultBaseUrl: "https://api.together.xyz/v1",
   sdk: "togetherai",
-  capabilities: { ...NO_CAPABILITIES, chatCompletions: true, topK: true },
+  capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true, topK: true },
   price: { kind: "list", provider: "together" },
   tracing: { providerName: "together" },
 });
