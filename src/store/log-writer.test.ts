@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -308,6 +308,20 @@ describe("createLogWriter", () => {
     expect(seqOf()).toBe(4);
     expect(clock.pending).toBe(0);
     expect(clock.now()).toBe(started + 1_000);
+  });
+
+  it("does not write status.json again when its text would not change", async () => {
+    const writer = await createLogWriter(options({ statusIntervalMs: 0 }));
+    const statusPath = join(writer.dir, "status.json");
+    for (const event of run) write(writer, event);
+    await vi.waitFor(() => expect((readJson(statusPath) as StatusJson).last_seq).toBe(run.length));
+    // Mark the file: a rewrite would replace it, a skipped one leaves the mark.
+    const marked = `${readFileSync(statusPath, "utf8")}\n`;
+    writeFileSync(statusPath, marked);
+    write(writer, run.at(-1)!); // the same state again: nothing to write
+    await writer.close(); // the final state is already on disk
+    expect(readFileSync(statusPath, "utf8")).toBe(marked);
+    expect((readJson(statusPath) as StatusJson).last_seq).toBe(run.length);
   });
 
   it("adds _2, _3 … when a log directory for the same second exists", async () => {

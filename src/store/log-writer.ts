@@ -9,7 +9,8 @@
  *   once when {@link EVENTS_BATCH_CHARS} characters wait, and at close; so a crash (even `kill -9`)
  *   leaves every line flushed before it whole and readable, and loses at most the current turn's;
  * - `status.json`: `toStatusJson` of the run's state, rewritten atomically at most every
- *   `statusIntervalMs`, at once on a phase change, and at close;
+ *   `statusIntervalMs`, at once on a phase change, and at close, each time only if its text
+ *   changed;
  * - `metrics.json` (`toMetricsJson`) and `final_answer.md` at close;
  * - `execution_metadata.yaml` at creation: question, config with secrets redacted, CLI args,
  *   coord version, and the run's trace id (`trace_id`) when it is traced (docs/tracing.md);
@@ -160,7 +161,9 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     }),
   );
   let state = initialRunState();
-  await writeFileAtomic(path(LOG_FILES.status), statusText(state));
+  /** The text status.json holds: an unchanged state is not written again (a file each time). */
+  let statusOnDisk = statusText(state);
+  await writeFileAtomic(path(LOG_FILES.status), statusOnDisk);
   const eventsFd = openSync(path(LOG_FILES.events), "a");
 
   let firstError: Error | undefined;
@@ -202,7 +205,11 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
         do {
           dirty = false;
           lastStatusAt = clock.now();
-          await writeFileAtomic(path(LOG_FILES.status), statusText(state));
+          const text = statusText(state);
+          if (text !== statusOnDisk) {
+            await writeFileAtomic(path(LOG_FILES.status), text);
+            statusOnDisk = text;
+          }
         } while (dirty);
       } catch (error) {
         fail(error);
