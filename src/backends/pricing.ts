@@ -14,20 +14,22 @@
  *
  * over 1,000,000 (reasoning tokens at the output price, as every provider bills them).
  *
- * Which provider's list a backend type bills by: `openai` → openai, `azure_openai` → azure (with
- * the package's fallback to OpenAI's list for a deployment named after its model), `claude` and
+ * Which provider's list a backend type bills by is its descriptor's price source
+ * (`src/config/provider-descriptors/`): `openai` → openai, `azure_openai` → azure (with the
+ * package's fallback to OpenAI's list for a deployment named after its model), `claude` and
  * `claude_code` → anthropic, `gemini` → google, `grok` → x-ai, `zai` → zai, `openrouter`,
  * `groq`, `cerebras`, `together`, `fireworks` → their own, `moonshot` → moonshotai. Every other
  * Chat Completions type (`chatcompletion`, `vllm`, `lmstudio`, `ollama`, `sglang`, `nebius`,
- * `poe`, `qwen`) is priced by the provider its `base_url` names (`https://api.deepseek.com` →
- * deepseek, `https://api.mistral.ai` → mistral, …): a server on this machine or an unlisted host
- * has **no price**, and neither has a model the list lacks. Callers then show its tokens and
- * "cost unknown", never a made-up number. `local` (in-process GGUF inference on this machine's
- * CPU) and `scripted` (a test double that calls no model) cost 0 by definition.
+ * `poe`, `qwen`) is priced by the provider its `base_url` (else its default) names
+ * (`https://api.deepseek.com` → deepseek, `https://api.mistral.ai` → mistral, …): a server on
+ * this machine or an unlisted host has **no price**, and neither has a model the list lacks.
+ * Callers then show its tokens and "cost unknown", never a made-up number. `local` (in-process
+ * GGUF inference on this machine's CPU) and `scripted` (a test double that calls no model) cost
+ * 0 by definition.
  */
 import { createRequire } from "node:module";
 import type * as GenaiPrices from "@pydantic/genai-prices";
-import { CHAT_PROVIDERS, type BackendConfig } from "../config/index.js";
+import { type BackendConfig, descriptorOf, type PriceSource } from "../config/index.js";
 import type { Usage } from "./backend.js";
 import { PRICE_PACKAGE, priceDataLabel } from "./price-data.js";
 
@@ -70,28 +72,10 @@ export interface ModelPrice {
   readonly cost: (usage: Usage, at: number) => number;
 }
 
-/** The package's provider id for each backend type that has one (see the module comment). */
-const PROVIDER_OF_BACKEND: Readonly<Record<string, string>> = {
-  openai: "openai",
-  azure_openai: "azure",
-  claude: "anthropic",
-  claude_code: "anthropic",
-  gemini: "google",
-  grok: "x-ai",
-  zai: "zai",
-  openrouter: "openrouter",
-  groq: "groq",
-  cerebras: "cerebras",
-  together: "together",
-  fireworks: "fireworks",
-  moonshot: "moonshotai",
-};
-
-/** 0 by definition: the type and why. */
-const FREE: Readonly<Record<string, string>> = {
-  local: "local: runs in process on this machine's CPU (node-llama-cpp), no per-token charge",
-  scripted: "scripted: plays its steps, calls no model",
-};
+/** How `type`'s calls are priced: its descriptor's price source (none for an unknown type). */
+function priceSourceOf(type: string): PriceSource | undefined {
+  return descriptorOf(type)?.price;
+}
 
 /** A model id as the package's list names it: trimmed, without Gemini's `models/` prefix. */
 function modelId(model: string): string {
@@ -105,11 +89,9 @@ function modelId(model: string): string {
 function lookupOptions(
   backend: PricedBackend,
 ): { providerId: string } | { providerApiUrl: string } | undefined {
-  if (Object.hasOwn(PROVIDER_OF_BACKEND, backend.type)) {
-    return { providerId: PROVIDER_OF_BACKEND[backend.type]! };
-  }
-  const url =
-    backend.base_url ?? CHAT_PROVIDERS.find((provider) => provider.type === backend.type)?.baseUrl;
+  const source = priceSourceOf(backend.type);
+  if (source?.kind === "list") return { providerId: source.provider };
+  const url = backend.base_url ?? descriptorOf(backend.type)?.defaultBaseUrl;
   return url === undefined ? undefined : { providerApiUrl: url };
 }
 
@@ -187,9 +169,9 @@ function overridePrice(
  * @param at when (ms since the epoch) to read time-dependent list prices for the window lookup.
  */
 export function priceFor(backend: PricedBackend, at: number = Date.now()): ModelPrice | undefined {
-  const free = Object.hasOwn(FREE, backend.type) ? FREE[backend.type] : undefined;
-  if (free !== undefined) {
-    return { source: free, contextWindow: backend.pricing?.context_window, cost: () => 0 };
+  const source = priceSourceOf(backend.type);
+  if (source?.kind === "free") {
+    return { source: source.why, contextWindow: backend.pricing?.context_window, cost: () => 0 };
   }
   const list = backend.model === undefined ? undefined : listPrice(backend, backend.model, at);
   const contextWindow = backend.pricing?.context_window ?? list?.contextWindow;
@@ -205,7 +187,7 @@ export function priceFor(backend: PricedBackend, at: number = Date.now()): Model
  */
 export function contextWindowFor(backend: PricedBackend): number | undefined {
   if (backend.pricing?.context_window !== undefined) return backend.pricing.context_window;
-  if (backend.model === undefined || Object.hasOwn(FREE, backend.type)) return undefined;
+  if (backend.model === undefined || priceSourceOf(backend.type)?.kind === "free") return undefined;
   return listed(backend, backend.model, Date.now())?.model.context_window;
 }
 

@@ -10,6 +10,7 @@
  * messages) passes through the process's one redactor (`redact`, src/redact.ts); texts the user
  * wrote or the models produced appear only with `tracing.include_content`.
  */
+import { descriptorOf } from "../config/index.js";
 import { redactSecrets } from "../store/index.js";
 
 /** GenAI semantic-convention attribute names used by coord. */
@@ -54,25 +55,12 @@ export const OPERATION = {
 export const COST_ATTRIBUTES = ["coord.cost_usd", "operation.cost"] as const;
 
 /**
- * `gen_ai.provider.name` for a coord backend type: the convention's well-known values where one
- * exists (`openai`, `anthropic`, `gcp.gemini`, `x_ai`, `azure.ai.openai`), else the backend type.
+ * `gen_ai.provider.name` for a coord backend type, from its provider descriptor
+ * (`src/config/provider-descriptors/`): the convention's well-known values where one exists
+ * (`openai`, `anthropic`, `gcp.gemini`, `x_ai`, `azure.ai.openai`), else the backend type.
  */
 export function providerName(backendType: string): string {
-  switch (backendType) {
-    case "openai":
-      return "openai";
-    case "claude":
-    case "claude_code":
-      return "anthropic";
-    case "gemini":
-      return "gcp.gemini";
-    case "grok":
-      return "x_ai";
-    case "azure_openai":
-      return "azure.ai.openai";
-    default:
-      return backendType;
-  }
+  return descriptorOf(backendType)?.tracing.providerName ?? backendType;
 }
 
 /** Longest attribute value kept (characters); longer ones are cut by the SDK. */
