@@ -1,6 +1,7 @@
 // ESLint flat config: typed rules, and the folder contract of ARCHITECTURE.md "Layout" and
 // "Allowed imports", enforced here rather than by good intentions (test/lint-boundaries.test.ts
 // checks that a violation fails).
+import { builtinModules } from "node:module";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
@@ -8,12 +9,14 @@ import prettier from "eslint-config-prettier";
 /** The folders of src/ that play the role of packages; each has an index.ts as its public API. */
 const FOLDERS = [
   "events",
+  "plan",
   "config",
   "backends",
   "tools",
   "engine",
   "session",
   "store",
+  "sessions",
   "logs",
   "runner",
   "ui/plain",
@@ -29,12 +32,16 @@ const FOLDERS = [
 /** Folders a folder may not import from at all (ARCHITECTURE.md "Allowed imports"). */
 const BANNED = {
   events: FOLDERS.filter((folder) => folder !== "events"),
+  // The plan's rules (checks, schedule, Markdown) read only the plan's types, so the engine, the
+  // store and the session can all use them.
+  plan: FOLDERS.filter((folder) => folder !== "events" && folder !== "plan"),
   config: [
     "backends",
     "tools",
     "engine",
     "session",
     "store",
+    "sessions",
     "logs",
     "runner",
     "ui",
@@ -48,6 +55,7 @@ const BANNED = {
     "engine",
     "session",
     "store",
+    "sessions",
     "logs",
     "runner",
     "ui",
@@ -60,6 +68,7 @@ const BANNED = {
     "engine",
     "session",
     "store",
+    "sessions",
     "logs",
     "runner",
     "ui",
@@ -69,12 +78,10 @@ const BANNED = {
     "eval",
   ],
   // The engine imports nothing above it: it is given its backends, clock, tools and sinks.
-  engine: ["session", "store", "logs", "runner", "ui", "server", "tracing", "commands", "eval"],
-  // The reducer and the sessions registry sit below the store (no session ↔ store cycle).
-  session: [
-    "backends",
-    "engine",
+  engine: [
+    "session",
     "store",
+    "sessions",
     "logs",
     "runner",
     "ui",
@@ -83,7 +90,37 @@ const BANNED = {
     "commands",
     "eval",
   ],
-  store: ["engine", "logs", "runner", "ui", "server", "tracing", "commands", "eval"],
+  // The pure view model (reducer, state, JSON views, wording) sits below the store and the
+  // sessions registry (no session ↔ store cycle); the browser page bundles it.
+  session: [
+    "backends",
+    "engine",
+    "store",
+    "sessions",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "tracing",
+    "commands",
+    "eval",
+  ],
+  store: ["engine", "sessions", "logs", "runner", "ui", "server", "tracing", "commands", "eval"],
+  // The memory-sessions registry (files, locks, archive): made from the view model, written by
+  // the store's atomic write; the commands and the runner use it.
+  sessions: [
+    "backends",
+    "tools",
+    "engine",
+    "logs",
+    "runner",
+    "ui",
+    "server",
+    "tracing",
+    "setup",
+    "commands",
+    "eval",
+  ],
   logs: ["backends", "tools", "engine", "runner", "ui", "server", "tracing", "commands", "eval"],
   runner: ["logs", "ui", "server", "tracing", "commands", "eval"],
   "ui/plain": [
@@ -104,6 +141,7 @@ const BANNED = {
     "backends",
     "tools",
     "engine",
+    "sessions",
     "logs",
     "runner",
     "tracing",
@@ -118,6 +156,7 @@ const BANNED = {
     "backends",
     "tools",
     "engine",
+    "sessions",
     "logs",
     "runner",
     "ui",
@@ -133,6 +172,7 @@ const BANNED = {
     "engine",
     "session",
     "store",
+    "sessions",
     "logs",
     "runner",
     "ui",
@@ -159,6 +199,18 @@ const IO_MODULES = [
   "os",
 ].flatMap((name) => [name, `node:${name}`]);
 
+/**
+ * Folders the browser page bundles, so no Node built-in module may be imported there: the view
+ * model (ARCHITECTURE.md "session/": files, locks and processes live in src/sessions/ and
+ * src/store/) and the page itself.
+ */
+const NO_NODE = new Set(["session", "ui/web"]);
+
+/** Node's built-in modules by their bare names (`node:`-prefixed ones are a pattern below). */
+const NODE_MODULES = builtinModules.filter(
+  (name) => !name.startsWith("_") && !name.startsWith("node:"),
+);
+
 /** The no-restricted-imports options for files of `folder` (undefined: a root file). */
 function importRules(folder, { throughIndex = true } = {}) {
   const banned = folder ? BANNED[folder] : [];
@@ -183,6 +235,11 @@ function importRules(folder, { throughIndex = true } = {}) {
           message: "STYLE.md rule 1: the engine does no I/O; inject it (backends, clock, sinks).",
         }))
       : [];
+  if (NO_NODE.has(folder)) {
+    const message = `ARCHITECTURE.md "session/": src/${folder}/ is bundled for the browser and imports no Node module; files, locks and processes belong in src/sessions/ or src/store/.`;
+    for (const name of NODE_MODULES) paths.push({ name, message });
+    patterns.push({ group: ["node:*"], message });
+  }
   return ["error", { paths, patterns }];
 }
 
@@ -221,6 +278,17 @@ export default tseslint.config(
     files: ["src/*.ts"],
     ignores: ["src/cli.ts"],
     rules: { "no-restricted-imports": importRules(undefined) },
+  },
+  {
+    // The view model is pure: no process either (the page has none).
+    files: ["src/session/**"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        { name: "process", message: 'ARCHITECTURE.md "session/": the view model is pure.' },
+      ],
+    },
   },
   {
     files: ["src/engine/**"],

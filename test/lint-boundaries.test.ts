@@ -2,8 +2,10 @@
  * The folder contract is enforced by lint, not by good intentions (ARCHITECTURE.md "Allowed
  * imports"; issue "The run as one stream", item 5): ESLint, with the project's own config, fails
  * on a file in src/engine/ that imports the runner or node:fs, on a cross-folder import that
- * bypasses a folder's index.ts, and on session/ importing store/; the same imports through an
- * allowed path pass.
+ * bypasses a folder's index.ts, on session/ importing store/ or the sessions registry or any Node
+ * module (the view model is pure: the browser page bundles it), on the contract (events/) importing
+ * the plan's rules and on those rules importing the engine; the same imports through an allowed
+ * path pass.
  */
 import { ESLint } from "eslint";
 import { describe, expect, test } from "vitest";
@@ -14,6 +16,9 @@ const FIXTURES = [
   "src/engine/lint-fixture.ts",
   "src/store/lint-fixture.ts",
   "src/session/lint-fixture.ts",
+  "src/sessions/lint-fixture.ts",
+  "src/events/lint-fixture.ts",
+  "src/plan/lint-fixture.ts",
 ];
 
 /** Lints `code` as if it were the file `path` (one of {@link FIXTURES}). */
@@ -76,5 +81,63 @@ describe("the folder contract, by lint", () => {
     expect(messages.map((entry) => entry.message)).toEqual([
       expect.stringContaining("src/session/ may not import from src/store/") as unknown as string,
     ]);
+  }, 60_000);
+
+  test("session/ is pure: a Node module there fails, bare or node:-prefixed", async () => {
+    for (const source of ["node:fs/promises", "fs", "node:path"]) {
+      const messages = await lint(
+        "src/session/lint-fixture.ts",
+        `import * as io from "${source}";\nexport const used = io;\n`,
+      );
+      expect(messages.map((entry) => entry.rule)).toEqual(["no-restricted-imports"]);
+      expect(messages[0]?.message).toContain("src/session/ is bundled for the browser");
+    }
+    const processUse = await lint(
+      "src/session/lint-fixture.ts",
+      "export const pid = process.pid;\n",
+    );
+    expect(processUse.map((entry) => entry.rule)).toEqual(["no-restricted-globals"]);
+  }, 60_000);
+
+  test("the registry (sessions/) sits above the view model: session/ may not import it", async () => {
+    const up = await lint(
+      "src/session/lint-fixture.ts",
+      'import { createSessionStore } from "../sessions/index.js";\nexport const used = createSessionStore;\n',
+    );
+    expect(up.map((entry) => entry.message)).toEqual([
+      expect.stringContaining(
+        "src/session/ may not import from src/sessions/",
+      ) as unknown as string,
+    ]);
+    const down = await lint(
+      "src/sessions/lint-fixture.ts",
+      'import { writeFileAtomic } from "../store/index.js";\nimport { readFile } from "node:fs/promises";\nimport type { RunState } from "../session/index.js";\nexport const used = [writeFileAtomic, readFile];\nexport type Used = RunState;\n',
+    );
+    expect(down).toEqual([]);
+  }, 60_000);
+
+  test("events/ holds the contract only: it may not import the plan's rules (plan/)", async () => {
+    const messages = await lint(
+      "src/events/lint-fixture.ts",
+      'import { checkPlanTasks } from "../plan/index.js";\nexport const used = checkPlanTasks;\n',
+    );
+    expect(messages.map((entry) => entry.message)).toEqual([
+      expect.stringContaining("src/events/ may not import from src/plan/") as unknown as string,
+    ]);
+  }, 60_000);
+
+  test("plan/ reads the plan's types from events/ and may not import the engine", async () => {
+    const up = await lint(
+      "src/plan/lint-fixture.ts",
+      'import { runCoordination } from "../engine/index.js";\nexport const used = runCoordination;\n',
+    );
+    expect(up.map((entry) => entry.message)).toEqual([
+      expect.stringContaining("src/plan/ may not import from src/engine/") as unknown as string,
+    ]);
+    const down = await lint(
+      "src/plan/lint-fixture.ts",
+      'import { PlanTask } from "../events/index.js";\nexport const used = PlanTask;\n',
+    );
+    expect(down).toEqual([]);
   }, 60_000);
 });

@@ -16,7 +16,8 @@ import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { Config } from "../config/index.js";
 import type { ExecutionSettings, HumanChannel } from "../engine/index.js";
-import { chunksOf, countStatuses, type PlanTask } from "../events/index.js";
+import type { PlanTask } from "../events/index.js";
+import { chunksOf, countStatuses } from "../plan/index.js";
 import type { PreparedRun } from "../runner/index.js";
 import { agentPlanTasks, type RunState, type RunSubscriber } from "../session/index.js";
 import {

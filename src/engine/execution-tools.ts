@@ -13,14 +13,8 @@
  * Each change is an event (`task-status`, `task-added`); a refused call is a tool error saying
  * what to do instead. No I/O.
  */
-import {
-  isDone,
-  type PlanTask,
-  readyTasks,
-  renderTaskLines,
-  TaskPriority,
-  TaskStatus,
-} from "../events/index.js";
+import { type PlanTask, TaskPriority, TaskStatus } from "../events/index.js";
+import { isDone, readyTasks, renderTaskLines } from "../plan/index.js";
 import type { LocalTool } from "../tools/index.js";
 import type { ModeContext } from "./modes/mode.js";
 import type { ExecutionSettings } from "./plan-settings.js";

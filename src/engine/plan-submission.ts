@@ -2,17 +2,17 @@
  * Planning mode's answer, `submit_plan(tasks, requirements, design_decisions)`: its tool schema,
  * and the check that turns the model's arguments into a {@link PlanDraft} or says, in one tool
  * error, everything that is wrong with it (the shape, then the plan's structure:
- * `checkPlanTasks` in src/events/plan.ts). Pure.
+ * `checkPlanTasks` in src/plan/checks.ts). Pure.
  */
 import type { ToolSpec } from "../backends/index.js";
 import {
-  checkPlanTasks,
   MAX_PLAN_TASKS,
   type PlanDraft,
   type PlanTargets,
   type PlanTask,
   TaskPriority,
 } from "../events/index.js";
+import { checkPlanTasks } from "../plan/index.js";
 import { SUBMIT_PLAN } from "./workflow-tools.js";
 
 /** The `submit_plan` tool; `chunk` is required when `--plan-chunks` is given. */

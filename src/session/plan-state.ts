@@ -6,7 +6,8 @@
  * these events to {@link applyPlanEvent}; the terminal UI, `coord logs` and the plan command read
  * the result. Pure.
  */
-import { countStatuses, type EventOf, type PlanTask, type TaskStatus } from "../events/index.js";
+import type { EventOf, PlanTask, TaskStatus } from "../events/index.js";
+import { countStatuses } from "../plan/index.js";
 
 /** An accepted plan (`plan` event). */
 export interface PlanRecord {

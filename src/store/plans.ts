@@ -19,7 +19,8 @@ import { basename, join, resolve } from "node:path";
 import { z } from "zod";
 import { copyTree, type SkippedEntry } from "../copy-tree.js";
 import { ConfigError, StoredFileError } from "../errors.js";
-import { checkPlanTasks, chunksOf, PlanTask, type PlanDraft } from "../events/index.js";
+import { PlanTask, type PlanDraft } from "../events/index.js";
+import { checkPlanTasks, chunksOf } from "../plan/index.js";
 import { writeFileAtomic } from "./atomic-write.js";
 
 /** `plan_metadata.json` `status`. */

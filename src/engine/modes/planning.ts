@@ -10,7 +10,7 @@
  * (the plan files are written from the winner's `plan` event by the runner's side). With
  * `--broadcast human|agents` every agent also has `ask_others` (`../broadcast.ts`).
  */
-import { renderPlan } from "../../events/index.js";
+import { renderPlan } from "../../plan/index.js";
 import { askOthersTool, canAsk } from "../broadcast.js";
 import { planningSystemPrompt } from "../plan-prompts.js";
 import type { PlanningSettings } from "../plan-settings.js";
