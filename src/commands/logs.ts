@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command, Option } from "commander";
+import { addCommand, type CommandModule } from "./cli/define.js";
 import { integerAtLeast, positiveInteger } from "./integer-options.js";
 import type { LogsIO } from "./io.js";
 import { defaultLogRoot } from "../runner/index.js";
@@ -44,8 +45,8 @@ interface SelectionFlags {
 
 /** `logs analyze`'s flags. */
 interface AnalyzeFlags extends SelectionFlags {
-  mode: string;
-  ui: string;
+  mode: "prompt" | "self";
+  ui: "automation" | "rich_terminal" | "webui";
   config?: string;
   webHost: string;
   webPort: number;
@@ -72,19 +73,16 @@ export async function runLogsCommand(args: readonly string[], io: LogsIO): Promi
   return exitCode;
 }
 
+/** What the `coord logs` sub-commands are given: the IO and the log root. */
+interface LogsContext {
+  io: LogsIO;
+  /** `agent_outputs/` in the working directory, or `COORD_LOG_DIR`. */
+  root: string;
+}
+
 /** The `coord logs` program (exported for `coord completion`, which reads its words). */
 export function buildLogsProgram(io: LogsIO, setExitCode: (code: number) => void): Command {
-  const root = defaultLogRoot(io.env, io.cwd);
-  const print = (text: string) => io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-  const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
-  const selection = (flags: SelectionFlags): RunSelection => ({
-    root,
-    cwd: io.cwd,
-    logDir: bareLogName(root, io.cwd, flags.logDir),
-    turn: flags.turn,
-    attempt: flags.attempt,
-  });
-
+  const context: LogsContext = { io, root: defaultLogRoot(io.env, io.cwd) };
   const program = new Command("coord logs")
     .description(
       "Summaries of run logs: what a run cost, where the time went, why the team chose what it chose. Logs are read from agent_outputs/ (or COORD_LOG_DIR); without a sub-command, `summary`.",
@@ -108,93 +106,134 @@ Examples:
 
 JSON shapes and where the numbers come from: docs/logs.md.`,
     );
+  for (const module of LOGS_SUBCOMMANDS) addCommand(program, module, context, setExitCode);
+  return program;
+}
 
-  selectionOptions(
-    program
-      .command("summary", { isDefault: true })
-      .description(
-        "the most recent run (or --log-dir): question, winner, agents, duration, rounds by outcome, tokens and cost per agent, top tools, model-call timing",
-      ),
-  ).action(async (flags: SelectionFlags) => {
-    const where = await selectRun(selection(flags));
+/** Prints `text` on stdout, ending it with a newline. */
+function print(context: LogsContext, text: string): void {
+  context.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Prints `value` as indented JSON on stdout. */
+function printJson(context: LogsContext, value: unknown): void {
+  print(context, JSON.stringify(value, null, 2));
+}
+
+/** The run the selection flags name, in the log root. */
+function selection({ io, root }: LogsContext, flags: SelectionFlags): RunSelection {
+  return {
+    root,
+    cwd: io.cwd,
+    logDir: bareLogName(root, io.cwd, flags.logDir),
+    turn: flags.turn,
+    attempt: flags.attempt,
+  };
+}
+
+/** A `coord logs` sub-command. */
+type LogsCommand<Options extends object> = CommandModule<Options, [], LogsContext>;
+
+const summaryCommand: LogsCommand<SelectionFlags> = {
+  name: "summary",
+  description:
+    "the most recent run (or --log-dir): question, winner, agents, duration, rounds by outcome, tokens and cost per agent, top tools, model-call timing",
+  isDefault: true,
+  declare: (command) => void selectionOptions(command),
+  async run(_args, flags, context) {
+    const where = await selectRun(selection(context, flags));
     const summary = summarizeRun(await readRunLog(where.attemptDir), where);
-    if (flags.json) printJson(summary);
-    else print(renderLogsSummary(summary, { cwd: io.cwd }));
-  });
+    if (flags.json) printJson(context, summary);
+    else print(context, renderLogsSummary(summary, { cwd: context.io.cwd }));
+    return undefined;
+  },
+};
 
-  selectionOptions(
-    program
-      .command("tools")
-      .description("every tool with calls, failures, total and average time, and a TOTAL row")
-      .addOption(
+const toolsCommand: LogsCommand<SelectionFlags & { sort: ToolSort }> = {
+  name: "tools",
+  description: "every tool with calls, failures, total and average time, and a TOTAL row",
+  declare: (command) =>
+    void selectionOptions(
+      command.addOption(
         new Option("--sort <key>", "sort by total execution time or by call count")
           .choices(["time", "calls"])
           .default("time"),
       ),
-  ).action(async (flags: SelectionFlags & { sort: ToolSort }) => {
-    const where = await selectRun(selection(flags));
+    ),
+  async run(_args, flags, context) {
+    const where = await selectRun(selection(context, flags));
     const tools = toolBreakdown(await readRunLog(where.attemptDir), where, flags.sort);
-    if (flags.json) printJson(tools);
-    else print(renderToolTable(tools, { cwd: io.cwd }));
-  });
+    if (flags.json) printJson(context, tools);
+    else print(context, renderToolTable(tools, { cwd: context.io.cwd }));
+    return undefined;
+  },
+};
 
-  program
-    .command("list")
-    .description(
-      "recent runs, newest first: start time, status, turns, duration, cost, whether analyzed (ANALYSIS_REPORT.md), question",
-    )
-    .option("--limit <n>", "show at most N runs", positiveInteger("--limit"), 10)
-    .option("--analyzed", "only runs with an ANALYSIS_REPORT.md")
-    .option("--unanalyzed", "only runs without an ANALYSIS_REPORT.md")
-    .option("--json", "one JSON document (shape: docs/logs.md)")
-    .action(
-      async (flags: {
-        limit: number;
-        analyzed?: boolean;
-        unanalyzed?: boolean;
-        json?: boolean;
-      }) => {
-        if (flags.analyzed && flags.unanalyzed) {
-          throw new ConfigError("--analyzed and --unanalyzed cannot be used together");
-        }
-        const filter: ListOptions["filter"] = flags.analyzed
-          ? "analyzed"
-          : flags.unanalyzed
-            ? "unanalyzed"
-            : "all";
-        const list = await listRuns({ root, limit: flags.limit, filter });
-        if (flags.json) printJson(list);
-        else print(renderRunList(list, { cwd: io.cwd, writers: await writersOf(list, io.home) }));
-      },
-    );
+const listCommand: LogsCommand<{
+  limit: number;
+  analyzed?: boolean;
+  unanalyzed?: boolean;
+  json?: boolean;
+}> = {
+  name: "list",
+  description:
+    "recent runs, newest first: start time, status, turns, duration, cost, whether analyzed (ANALYSIS_REPORT.md), question",
+  declare: (command) =>
+    void command
+      .option("--limit <n>", "show at most N runs", positiveInteger("--limit"), 10)
+      .option("--analyzed", "only runs with an ANALYSIS_REPORT.md")
+      .option("--unanalyzed", "only runs without an ANALYSIS_REPORT.md")
+      .option("--json", "one JSON document (shape: docs/logs.md)"),
+  async run(_args, flags, context) {
+    if (flags.analyzed && flags.unanalyzed) {
+      throw new ConfigError("--analyzed and --unanalyzed cannot be used together");
+    }
+    const filter: ListOptions["filter"] = flags.analyzed
+      ? "analyzed"
+      : flags.unanalyzed
+        ? "unanalyzed"
+        : "all";
+    const list = await listRuns({ root: context.root, limit: flags.limit, filter });
+    if (flags.json) printJson(context, list);
+    else {
+      const writers = await writersOf(list, context.io.home);
+      print(context, renderRunList(list, { cwd: context.io.cwd, writers }));
+    }
+    return undefined;
+  },
+};
 
-  selectionOptions(
-    program
-      .command("analyze")
-      .description(
-        "--mode prompt (default): print a prompt for a coding assistant naming the log directory, its files and what to look for; --mode self: an analysis team reads the log and writes ANALYSIS_REPORT.md into it",
-      )
-      .addOption(
-        new Option("--mode <mode>", "prompt or self").choices(["prompt", "self"]).default("prompt"),
-      )
-      .addOption(
-        new Option("--ui <ui>", "display of --mode self")
-          .choices(["automation", "rich_terminal", "webui"])
-          .default("rich_terminal"),
-      )
-      .option(
-        "--config <path>",
-        "analysis team config for --mode self (default @examples/log_analysis)",
-      )
-      .option("--web-host <host>", "with --ui webui: the page's host", "127.0.0.1")
-      .option(
-        "--web-port <port>",
-        "with --ui webui: the page's port (0: a free one)",
-        integerAtLeast("--web-port", 0),
-        8000,
-      )
-      .option("--no-browser", "with --ui webui: do not open a browser"),
-  ).action(async (flags: AnalyzeFlags, command: Command) => {
+const analyzeCommand: LogsCommand<AnalyzeFlags> = {
+  name: "analyze",
+  description:
+    "--mode prompt (default): print a prompt for a coding assistant naming the log directory, its files and what to look for; --mode self: an analysis team reads the log and writes ANALYSIS_REPORT.md into it",
+  declare: (command) =>
+    void selectionOptions(
+      command
+        .addOption(
+          new Option("--mode <mode>", "prompt or self")
+            .choices(["prompt", "self"])
+            .default("prompt"),
+        )
+        .addOption(
+          new Option("--ui <ui>", "display of --mode self")
+            .choices(["automation", "rich_terminal", "webui"])
+            .default("rich_terminal"),
+        )
+        .option(
+          "--config <path>",
+          "analysis team config for --mode self (default @examples/log_analysis)",
+        )
+        .option("--web-host <host>", "with --ui webui: the page's host", "127.0.0.1")
+        .option(
+          "--web-port <port>",
+          "with --ui webui: the page's port (0: a free one)",
+          integerAtLeast("--web-port", 0),
+          8000,
+        )
+        .option("--no-browser", "with --ui webui: do not open a browser"),
+    ),
+  async run(_args, flags, context, command) {
     for (const [key, flag] of [
       ["webHost", "--web-host"],
       ["webPort", "--web-port"],
@@ -205,50 +244,57 @@ JSON shapes and where the numbers come from: docs/logs.md.`,
     }
     if (flags.mode === "self") {
       const { analyzeSelf } = await import("./logs-analyze-self.js");
-      setExitCode(
-        await analyzeSelf(
-          {
-            selection: selection(flags),
-            ui: flags.ui as "automation" | "rich_terminal" | "webui",
-            config: flags.config,
-            json: flags.json === true,
-            web: { webHost: flags.webHost, webPort: flags.webPort, browser: flags.browser },
-          },
-          io,
-        ),
+      return analyzeSelf(
+        {
+          selection: selection(context, flags),
+          ui: flags.ui,
+          config: flags.config,
+          json: flags.json === true,
+          web: { webHost: flags.webHost, webPort: flags.webPort, browser: flags.browser },
+        },
+        context.io,
       );
-      return;
     }
     if (flags.config !== undefined) {
       throw new ConfigError("--config is for --mode self (the analysis team); add --mode self");
     }
-    const where = await selectRun(selection(flags));
+    const where = await selectRun(selection(context, flags));
     const files = await listLogFiles(where.logDir);
-    if (flags.json) printJson(analysisPromptJson(where, files));
-    else print(analysisPrompt(where, files));
-  });
+    if (flags.json) printJson(context, analysisPromptJson(where, files));
+    else print(context, analysisPrompt(where, files));
+    return undefined;
+  },
+};
 
-  program
-    .command("open")
-    .description(
-      "open the log directory (the most recent, or --log-dir) in the system file manager; prints the path when there is none",
-    )
-    .option(
-      "--log-dir <path>",
-      "this log directory (a path, or a bare log_… name in agent_outputs/) instead of the most recent",
-    )
-    .option("--json", "one JSON document (shape: docs/logs.md)")
-    .action(async (flags: { logDir?: string; json?: boolean }) => {
-      const { openLogDir } = await import("./logs-open.js");
-      const report = await openLogDir(
-        { root, logDir: bareLogName(root, io.cwd, flags.logDir), json: flags.json === true },
-        io,
-      );
-      if (report.reason !== undefined) setExitCode(ExitCode.execution);
-    });
+const openCommand: LogsCommand<{ logDir?: string; json?: boolean }> = {
+  name: "open",
+  description:
+    "open the log directory (the most recent, or --log-dir) in the system file manager; prints the path when there is none",
+  declare: (command) =>
+    void command
+      .option(
+        "--log-dir <path>",
+        "this log directory (a path, or a bare log_… name in agent_outputs/) instead of the most recent",
+      )
+      .option("--json", "one JSON document (shape: docs/logs.md)"),
+  async run(_args, flags, { io, root }) {
+    const { openLogDir } = await import("./logs-open.js");
+    const report = await openLogDir(
+      { root, logDir: bareLogName(root, io.cwd, flags.logDir), json: flags.json === true },
+      io,
+    );
+    return report.reason !== undefined ? ExitCode.execution : undefined;
+  },
+};
 
-  return program;
-}
+/** The sub-commands of `coord logs`, in the order its `--help` lists them. */
+const LOGS_SUBCOMMANDS: readonly LogsCommand<object>[] = [
+  summaryCommand,
+  toolsCommand,
+  listCommand,
+  analyzeCommand,
+  openCommand,
+];
 
 /**
  * `--log-dir log_…` as `coord export` and `coord viewer` take it: a bare log name (no slash) that

@@ -46,55 +46,76 @@ export function processIO(version: string): ProcessIO {
 }
 
 /**
- * One command of `coord`: the same shape for the root and every sub-command.
+ * One command of `coord`: the same shape for the root, every sub-command and `coord logs`'s own
+ * sub-commands.
  * @typeParam Options commander's parsed options (camel-cased flag names; `--no-x` gives `x`).
  * @typeParam Args the positional arguments as commander passes them to an action.
+ * @typeParam Context what the handler is given besides its arguments ({@link CliContext} for
+ *   `coord`'s commands).
  */
 export interface CommandModule<
   Options extends object = object,
   Args extends unknown[] = unknown[],
+  Context = CliContext,
 > {
   name: string;
-  /** The one-line description `coord --help` lists. */
+  /** The one-line description `--help` lists. */
   description: string;
   /** The default sub-command of its parent (`coord shares` is `coord shares list`). */
   isDefault?: boolean;
   /** Declares the arguments, options and help text on `command`; loads no handler module. */
-  declare?(command: Command, context: CliContext): void;
+  declare?(command: Command, context: Context): void;
   /** Sub-commands, added after {@link declare} in this order. */
-  subcommands?: readonly CommandModule[];
+  subcommands?: readonly CommandModule<object, unknown[], Context>[];
   /**
    * Runs the command.
-   * @returns the exit code (set as `process.exitCode`); undefined leaves it as it is.
+   * @returns the exit code; undefined leaves it as it is.
    * @throws CoordError subclasses for usage, config and run errors; `cli.ts` reports them.
    */
   run?(
     args: Args,
     options: Options,
-    context: CliContext,
+    context: Context,
     command: Command,
   ): Promise<number | undefined>;
 }
 
+/** Where a handler's exit code goes: `process.exitCode` unless a caller collects it. */
+export type ExitCodeSink = (code: number) => void;
+
+const setProcessExitCode: ExitCodeSink = (code) => {
+  process.exitCode = code;
+};
+
 /** Adds `module` (and its sub-commands) under `parent`. */
-export function addCommand(parent: Command, module: CommandModule, context: CliContext): Command {
+export function addCommand<Context>(
+  parent: Command,
+  module: CommandModule<object, unknown[], Context>,
+  context: Context,
+  exit: ExitCodeSink = setProcessExitCode,
+): Command {
   const command = parent
     .command(module.name, { isDefault: module.isDefault === true })
     .description(module.description);
-  assemble(command, module, context);
+  assemble(command, module, context, exit);
   return command;
 }
 
 /** Declares `module` on `command`, adds its sub-commands and binds its handler. */
-export function assemble(command: Command, module: CommandModule, context: CliContext): void {
+export function assemble<Context>(
+  command: Command,
+  module: CommandModule<object, unknown[], Context>,
+  context: Context,
+  exit: ExitCodeSink = setProcessExitCode,
+): void {
   module.declare?.(command, context);
-  for (const sub of module.subcommands ?? []) addCommand(command, sub, context);
+  for (const sub of module.subcommands ?? []) addCommand(command, sub, context, exit);
   if (module.run === undefined) return;
   command.action(async (...params: unknown[]) => {
     // commander calls an action with the arguments, then the options, then the command.
     const self = params[params.length - 1] as Command;
     const code = await module.run!(params.slice(0, -2), self.opts(), context, self);
-    if (code !== undefined) process.exitCode = code;
+    if (code !== undefined) exit(code);
   });
 }
 
