@@ -1,8 +1,10 @@
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   readFileSync,
   readdirSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -55,6 +57,15 @@ describe("writeFileAtomic", () => {
     mkdirSync(join(path, "inside"), { recursive: true }); // a non-empty directory: rename fails
     await expect(writeFileAtomic(path, "text")).rejects.toThrow(/taken/);
     expect(readdirSync(dir)).toEqual(["taken"]);
+  });
+
+  it("keeps the permission bits of the file it replaces", async () => {
+    const path = join(dir, "sessions.json");
+    writeFileSync(path, "{}\n", { mode: 0o600 });
+    chmodSync(path, 0o600);
+    await writeFileAtomic(path, '{"sessions":[]}\n');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, "utf8")).toBe('{"sessions":[]}\n');
   });
 
   it("replaces a symbolic link at the path instead of writing through it", async () => {

@@ -4,16 +4,17 @@
  *
  * Its own few lines rather than the `write-file-atomic` package on this path (issue 29): that
  * package resolves the target's real path in JavaScript (an lstat per path component), stats,
- * chowns and chmods the temp file and registers an exit handler on every write, which made the
+ * chowns the temp file and registers an exit handler on every write, which made the
  * log files of a run a visible share of `coord serve`'s CPU. Here a write is: write the temp
  * file, rename it over the target.
  */
-import { rename, unlink, unlinkSync, writeFile } from "node:fs";
+import { rename, stat, unlink, unlinkSync, writeFile } from "node:fs";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
 
 const writeFileAsync = promisify(writeFile);
 const renameAsync = promisify(rename);
+const statAsync = promisify(stat);
 const unlinkAsync = promisify(unlink);
 
 /** Writes waiting or running per absolute path: each path's writes run in call order. */
@@ -45,7 +46,12 @@ async function writeOnce(path: string, data: string | Uint8Array): Promise<void>
   const tmp = `${path}.${process.pid}.${++counter}.tmp`;
   pending.add(tmp);
   try {
-    await writeFileAsync(tmp, data, { flag: "wx" });
+    // The file it replaces keeps its permission bits (e.g. a registry the user made 0o600).
+    const mode = await statAsync(path).then(
+      (stats) => stats.mode & 0o7777,
+      () => undefined,
+    );
+    await writeFileAsync(tmp, data, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
     await renameAsync(tmp, path);
   } catch (error) {
     await unlinkAsync(tmp).catch(() => undefined);
@@ -59,7 +65,8 @@ async function writeOnce(path: string, data: string | Uint8Array): Promise<void>
  * Writes `data` to `path` atomically: to a temp file beside it (`<path>.<pid>.<n>.tmp`, created
  * exclusively, removed if anything fails or the process exits), then renamed over `path`. Calls
  * for the same path in one process are applied in call order. A symbolic link at `path` is
- * replaced by the file, not followed. New files get the default mode (0o666 less the umask).
+ * replaced by the file, not followed. A replaced file keeps its permission bits (less the umask);
+ * a new one gets 0o666 less the umask.
  *
  * No fsync: these files (status.json, metrics.json, answers) are rewritten often while a run
  * goes on, and a reader only needs the rename's all-or-nothing; a power cut may lose the last
