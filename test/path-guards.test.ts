@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { UnsafePathError } from "../src/safe-name.js";
-import { createSessionStore } from "../src/session/index.js";
+import { createSessionStore } from "../src/sessions/index.js";
 import { createRunWorkspaces } from "../src/tools/workspaces.js";
 
 /** A temp root with `victim/keep.txt` and an empty `work/`. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { TurnRecord } from "../session/sessions.js";
+import type { TurnRecord } from "../sessions/index.js";
 import { helpText, inspectText, parseSlashCommand } from "./chat-commands.js";
 
 describe("slash commands", () => {

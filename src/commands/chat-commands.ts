@@ -7,7 +7,7 @@
  */
 import { stringify } from "yaml";
 import type { Config } from "../config/index.js";
-import type { SessionRecord, TurnRecord } from "../session/index.js";
+import type { SessionRecord, TurnRecord } from "../sessions/index.js";
 import { redactSecrets } from "../store/index.js";
 import { formatSessionTable } from "./list-sessions.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { parseConfigText } from "../config/load.js";
-import { createSessionStore } from "../session/index.js";
+import { createSessionStore } from "../sessions/index.js";
 import type { ChatViewState } from "../ui/terminal/chat-view.js";
 import { createChatController } from "./chat-controller.js";
 import { openSession } from "./session-turns.js";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { SessionRecord } from "../session/index.js";
+import type { SessionRecord } from "../sessions/index.js";
 import { formatSessionTable, MAX_SESSIONS_SHOWN } from "./list-sessions.js";
 
 function session(index: number, models: string[]): SessionRecord {

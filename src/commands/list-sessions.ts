@@ -8,7 +8,7 @@
  * (src/session/stale-sessions.ts).
  */
 import { ConfigError } from "../errors.js";
-import { createSessionStore, type SessionRecord, SessionsFileError } from "../session/index.js";
+import { createSessionStore, type SessionRecord, SessionsFileError } from "../sessions/index.js";
 import { renderTable } from "../ui/plain/index.js";
 
 /**

@@ -29,7 +29,7 @@ import {
   toolBreakdown,
   type ToolSort,
 } from "../logs/index.js";
-import { createSessionStore, type LogWriterStatus, logWriterStatus } from "../session/index.js";
+import { createSessionStore, type LogWriterStatus, logWriterStatus } from "../sessions/index.js";
 import { readRunLog } from "../store/index.js";
 import { renderLogsSummary, renderRunList, renderToolTable } from "../ui/plain/index.js";
 

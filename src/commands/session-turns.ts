@@ -12,19 +12,19 @@ import {
   runLogOptions,
   type RunLogOptions,
 } from "../runner/index.js";
+import type { RunState } from "../session/index.js";
 import {
   createSessionStore,
   FileLockError,
   historyFromTurns,
   type HistoryMessage,
-  type RunState,
   type SessionRecord,
   SessionsFileError,
   type SessionStatus,
   type SessionStore,
   type TurnRecord,
   turnRecordFromState,
-} from "../session/index.js";
+} from "../sessions/index.js";
 
 /** An open session: its record, its turns so far and the history they make. */
 export interface OpenSession {

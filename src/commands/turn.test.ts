@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parseConfigText } from "../config/load.js";
 import { chooseMode } from "../runner/index.js";
-import { createSessionStore } from "../session/index.js";
+import { createSessionStore } from "../sessions/index.js";
 import { openSession } from "./session-turns.js";
 import { runTurn, type TurnOptions } from "./turn.js";
 

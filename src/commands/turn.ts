@@ -25,7 +25,8 @@
  */
 import type { PreparedRun, RunHandle, StartRunOptions } from "../runner/index.js";
 import { startRun } from "../runner/index.js";
-import { latestPersonas, type RunState, type RunSubscriber } from "../session/index.js";
+import type { RunState, RunSubscriber } from "../session/index.js";
+import { latestPersonas } from "../sessions/index.js";
 import { writeDebugHeader } from "./debug-header.js";
 import type { CommandIO } from "./io.js";
 import { writeOutputFile } from "./output-file.js";

@@ -2,7 +2,7 @@ import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { LogWriterStatus } from "../session/index.js";
+import type { LogWriterStatus } from "../sessions/index.js";
 import { pickEntries } from "./viewer-pick.js";
 
 const RUNS = new URL("../../test/fixtures/logs/runs/", import.meta.url).pathname;

@@ -18,7 +18,7 @@ import {
   readRunLog,
   turnDirName,
 } from "../store/index.js";
-import type { LogWriterStatus } from "../session/index.js";
+import type { LogWriterStatus } from "../sessions/index.js";
 import { incompleteLabel, oneLine } from "../ui/plain/index.js";
 
 /** How many recent runs the picker offers. */

@@ -13,12 +13,8 @@ import { systemClock, type Clock } from "../clock.js";
 import type { CoordEvent } from "../events/index.js";
 import { selectRun } from "../logs/index.js";
 import { defaultLogRoot } from "../runner/index.js";
-import {
-  createSessionStore,
-  initialRunState,
-  logWriterStatus,
-  type RunState,
-} from "../session/index.js";
+import { initialRunState, type RunState } from "../session/index.js";
+import { createSessionStore, logWriterStatus } from "../sessions/index.js";
 import { LOG_FILES } from "../store/index.js";
 import { traceSubscriber } from "../ui/plain/index.js";
 import type { ViewerActivity, ViewerFrame } from "../ui/terminal/index.js";

@@ -20,7 +20,8 @@ import {
   WebHostError,
   type WorkspaceRoot,
 } from "../server/index.js";
-import { createSessionStore, type LiveRun, type TurnRecord } from "../session/index.js";
+import type { LiveRun } from "../session/index.js";
+import { createSessionStore, type TurnRecord } from "../sessions/index.js";
 import type { Tracing } from "../tracing/index.js";
 import type { CommandIO } from "./io.js";
 import { closeSession, discardSession, openSession, type OpenSession } from "./session-turns.js";

@@ -93,7 +93,7 @@ async function checkConfigSession(
   configPath: string | undefined,
   home: string,
 ): Promise<void> {
-  const { createSessionStore } = await import("../session/index.js");
+  const { createSessionStore } = await import("../sessions/index.js");
   const store = createSessionStore({ home });
   let recent: string[];
   try {

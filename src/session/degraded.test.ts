@@ -181,7 +181,7 @@ describe("a degraded run", () => {
 
 describe("a degraded turn in the session", () => {
   it("keeps why the turn was degraded; a clean turn has no such field", async () => {
-    const { turnRecordFromState } = await import("./turn-record.js");
+    const { turnRecordFromState } = await import("../sessions/turn-record.js");
     const options = { turn: 1, question: "q", startedAt: 0, endedAt: 1, logDir: null };
     expect(turnRecordFromState(replay(run), options).degraded).toEqual([
       "the run's budget of 6 model calls was reached",

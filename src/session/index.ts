@@ -1,5 +1,8 @@
 /**
- * The session layer's public API (ARCHITECTURE.md "session/"): the live run and its one reducer, the view model and its JSON renderings, and the memory-sessions registry.
+ * The session layer's public API (ARCHITECTURE.md "session/"): the live run and its one reducer,
+ * the view model and its JSON renderings (status.json, metrics.json, the share manifest), the
+ * agent-status wording. Pure: no Node modules (the lint forbids them here), so the browser page
+ * can use all of it. The memory-sessions registry on disk is src/sessions/.
  */
 export {
   createLiveRun,
@@ -27,19 +30,6 @@ export {
   type WinnerGroup,
   type WinnerInfo,
 } from "./reducer.js";
-export {
-  createSessionStore,
-  historyFromTurns,
-  latestPersonas,
-  type HistoryMessage,
-  type SessionRecord,
-  SessionsFileError,
-  type SessionStatus,
-  type SessionStore,
-  type TurnRecord,
-} from "./sessions.js";
-export { FileLockError } from "./file-lock.js";
-export { type LogWriterStatus, logWriterStatus } from "./log-writer-status.js";
 export type { SnapshotRecord } from "./run-state.js";
 export {
   type AgentProgress,
@@ -77,5 +67,4 @@ export {
   type SkipReason,
 } from "./share-manifest.js";
 export { limitsReachedJson, type LimitReachedJson, toStatusJson } from "./status-json.js";
-export { turnRecordFromState } from "./turn-record.js";
 export { shownGroups, tieText, type WinnerGroupJson, winnerGroupsJson } from "./winner-view.js";

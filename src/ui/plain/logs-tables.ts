@@ -4,7 +4,7 @@
  */
 import { sep } from "node:path";
 import type { LogsListJson, LogsToolsJson } from "../../logs/index.js";
-import type { LogWriterStatus } from "../../session/index.js";
+import type { LogWriterStatus } from "../../sessions/index.js";
 import { displayPath } from "./logs-summary.js";
 import { oneLine } from "./trace-lines.js";
 import { formatCost, formatCount, formatDuration, renderTable } from "./text-table.js";

@@ -3,7 +3,7 @@
  * answer, the winner, the answers and the votes, the personas, why it was degraded, derived from the reducer's state (STYLE.md
  * rule 3: nothing is tracked twice).
  */
-import type { RunState } from "./run-state.js";
+import type { RunState } from "../session/index.js";
 import type { TurnRecord } from "./sessions.js";
 
 /**

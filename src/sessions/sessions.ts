@@ -4,7 +4,8 @@
  * `_3`, … when that second is taken).
  *
  * - `~/.coord/sessions.json`: the registry, `{version: 1, sessions: SessionRecord[]}`, rewritten
- *   atomically (`write-file-atomic`: temp file + rename) under a cross-process lock
+ *   atomically (the store's one policy, src/store/atomic-write.ts: temp file + rename, no
+ *   fsync) under a cross-process lock
  *   (file-lock.ts), so a reader never sees half a file and two coord processes do not lose each
  *   other's updates.
  * - Each record names the process that runs it (`pid`): an `active` session whose process is
@@ -21,7 +22,7 @@ import { join } from "node:path";
 import { StoredFileError } from "../errors.js";
 import { redact } from "../redact.js";
 import { childPath } from "../safe-name.js";
-import writeFileAtomic from "write-file-atomic";
+import { writeFileAtomic } from "../store/index.js";
 import { withFileLock } from "./file-lock.js";
 import { archiveOverflow, archivePathOf, readArchive, withArchived } from "./sessions-archive.js";
 import {
