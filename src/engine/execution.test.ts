@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import type { ScriptedStep } from "../backends/index.js";
 import type { CoordEvent, PlanTask } from "../events/index.js";
-import type { ExecutionSettings } from "./plan-settings.js";
+import type { ExecutionSettings } from "./modes/plan-settings.js";
 import { runScripted, trace } from "./test-helpers.js";
 
 const task = (id: string, chunk: number, dependsOn: string[] = []): PlanTask => ({

@@ -39,5 +39,5 @@ export {
   PLAN_DEPTHS,
   type PlanDepth,
   type PlanningSettings,
-} from "./plan-settings.js";
-export { MAX_QUESTIONS_PER_AGENT } from "./plan-prompts.js";
+} from "./modes/plan-settings.js";
+export { MAX_QUESTIONS_PER_AGENT } from "./modes/plan-prompts.js";

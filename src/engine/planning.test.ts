@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import type { ScriptedStep } from "../backends/index.js";
 import type { CoordEvent } from "../events/index.js";
-import type { HumanChannel, HumanQuestion, PlanningSettings } from "./plan-settings.js";
+import type { HumanChannel, HumanQuestion, PlanningSettings } from "./modes/plan-settings.js";
 import { runScripted, trace } from "./test-helpers.js";
 
 const task = (id: string, dependsOn: string[] = [], chunk = 1) => ({

@@ -22,7 +22,7 @@ import {
   type PrepareContext,
 } from "./modes/index.js";
 import { assignPersonas, type PersonaOptions } from "./personas.js";
-import type { HumanChannel } from "./plan-settings.js";
+import type { HumanChannel } from "./modes/plan-settings.js";
 import { keepsConclusion, present, winnerGroups } from "./presentation.js";
 import type { HistoryTurn } from "./prompts.js";
 import { stopDetailOf, stopReasonOf } from "./stop-reason.js";

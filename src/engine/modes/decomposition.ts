@@ -1,6 +1,6 @@
 /**
  * Decomposition mode (`--coordination-mode decomposition`; COORDINATION.md "Other modes"): each
- * agent owns one subtask (its config `subtask:`, else the decomposer's, see `../decomposer.ts`),
+ * agent owns one subtask (its config `subtask:`, else the decomposer's, see `decomposer.ts`),
  * works on it, reads the others' answers where they meet its own, refines with `new_answer`, and
  * ends with `stop(status, summary)` (`complete` or `blocked`) instead of a vote.
  *
@@ -15,14 +15,14 @@
  *   agent) integrates every part; with `skip_final_presentation` the parts joined in config order
  *   are the final answer.
  */
-import { decompositionSystemPrompt, FALLBACK_SUBTASK } from "../decomposition-prompts.js";
+import { decompositionSystemPrompt, FALLBACK_SUBTASK } from "./decomposition-prompts.js";
 import {
   integrationSystemPrompt,
   integrationUserMessage,
   joinedParts,
   type IntegrationPart,
-} from "../decomposition-prompts.js";
-import { assignSubtasks } from "../decomposer.js";
+} from "./decomposition-prompts.js";
+import { assignSubtasks } from "./decomposer.js";
 import { jaccard, NOVELTY_THRESHOLDS } from "../novelty.js";
 import { personaPrompt } from "../prompts.js";
 import type { SubmitResult } from "../agent-round.js";

@@ -1,7 +1,7 @@
 /**
  * Execution mode (`--execute-plan`, the second phase of `--plan-and-execute`; issue 11 item 4,
  * docs/planning.md): one run executes one chunk of a plan. Every agent works through the chunk
- * on its own, in its own workspace, with the plan tools (`../execution-tools.ts`) and its file
+ * on its own, in its own workspace, with the plan tools (`execution-tools.ts`) and its file
  * tools; it gives its result with `new_answer` once no task of the chunk is in progress or
  * completed but unverified, and every pending one carries notes saying why it was not done
  * (counted as skipped); then the team votes as in voting mode and the winner presents. The winner's copy of the plan
@@ -9,8 +9,8 @@
  *
  * Before the first round it emits `plan-execution` (the plan and the chunk).
  */
-import { executionTools, newProgress, progressOf, unfinishedWork } from "../execution-tools.js";
-import { executionSystemPrompt } from "../plan-prompts.js";
+import { executionTools, newProgress, progressOf, unfinishedWork } from "./execution-tools.js";
+import { executionSystemPrompt } from "./plan-prompts.js";
 import { sensitivityLine } from "../prompts.js";
 import { newAnswerTool } from "../workflow-tools.js";
 import {

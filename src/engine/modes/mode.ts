@@ -18,7 +18,7 @@ import type { AgentState, Team } from "../team.js";
 import type { WorkflowCall, WorkflowToolName } from "../workflow-tools.js";
 import type { TextCall } from "../text-protocol.js";
 import type { LocalTool } from "../../tools/index.js";
-import type { ExecutionSettings, HumanChannel, PlanningSettings } from "../plan-settings.js";
+import type { ExecutionSettings, HumanChannel, PlanningSettings } from "./plan-settings.js";
 
 /** Orchestrator settings the modes read (the config schema's `orchestrator` keys). */
 export type ModeSettings = Pick<

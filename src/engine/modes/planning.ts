@@ -8,14 +8,14 @@
  * An accepted plan is an answer (its Markdown rendering, which the others read and vote on) and
  * a `plan` event with its tasks. The winning plan is final as it was voted: no presentation call
  * (the plan files are written from the winner's `plan` event by the runner's side). With
- * `--broadcast human|agents` every agent also has `ask_others` (`../broadcast.ts`).
+ * `--broadcast human|agents` every agent also has `ask_others` (`broadcast.ts`).
  */
 import { renderPlan } from "../../plan/index.js";
-import { askOthersTool, canAsk } from "../broadcast.js";
-import { planningSystemPrompt } from "../plan-prompts.js";
-import type { PlanningSettings } from "../plan-settings.js";
-import { checkSubmission, submitPlanTool } from "../plan-submission.js";
-import { planningTextCall } from "../plan-text.js";
+import { askOthersTool, canAsk } from "./broadcast.js";
+import { planningSystemPrompt } from "./plan-prompts.js";
+import type { PlanningSettings } from "./plan-settings.js";
+import { checkSubmission, submitPlanTool } from "./plan-submission.js";
+import { planningTextCall } from "./plan-text.js";
 import { sensitivityLine } from "../prompts.js";
 import { personaOf, recordAnswer, refuseOverCap, refuseUnoriginal, submitVote } from "./answers.js";
 import type { CoordinationModeSpec, ModeContext } from "./mode.js";

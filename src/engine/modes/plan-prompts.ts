@@ -4,10 +4,10 @@
  * tasks, the chunk they execute and how to use the plan tools; planning agents get the plan's
  * format, its granularity and whom they may ask.
  */
-import type { PlanTask } from "../events/index.js";
-import { chunksOf, renderTaskLines, stepTolerance } from "../plan/index.js";
+import type { PlanTask } from "../../events/index.js";
+import { chunksOf, renderTaskLines, stepTolerance } from "../../plan/index.js";
 import type { ExecutionSettings, PlanDepth, PlanningSettings } from "./plan-settings.js";
-import type { AnsweredQuestion } from "./team.js";
+import type { AnsweredQuestion } from "../team.js";
 
 const DEPTH: Record<PlanDepth, string> = {
   dynamic:

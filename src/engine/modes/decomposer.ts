@@ -5,15 +5,15 @@
  * gives no usable output, every agent without a subtask takes {@link FALLBACK_SUBTASK} and a
  * `warning` event says so. Each assignment is a `subtask` event.
  */
-import type { EventOf } from "../events/index.js";
+import type { EventOf } from "../../events/index.js";
 import {
   decomposerSystemPrompt,
   decomposerUserMessage,
   FALLBACK_SUBTASK,
 } from "./decomposition-prompts.js";
-import type { PrepareContext } from "./modes/mode.js";
-import { planningCall, sameEntry } from "./planning-call.js";
-import type { AgentState } from "./team.js";
+import type { PrepareContext } from "./mode.js";
+import { planningCall, sameEntry } from "../planning-call.js";
+import type { AgentState } from "../team.js";
 
 /** `source` of the `warning` event when the decomposer call fails. */
 export const DECOMPOSER_WARNING_SOURCE = "decomposer";

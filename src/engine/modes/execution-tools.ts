@@ -13,12 +13,12 @@
  * Each change is an event (`task-status`, `task-added`); a refused call is a tool error saying
  * what to do instead. No I/O.
  */
-import { type PlanTask, TaskPriority, TaskStatus } from "../events/index.js";
-import { isDone, readyTasks, renderTaskLines } from "../plan/index.js";
-import type { LocalTool } from "../tools/index.js";
-import type { ModeContext } from "./modes/mode.js";
+import { type PlanTask, TaskPriority, TaskStatus } from "../../events/index.js";
+import { isDone, readyTasks, renderTaskLines } from "../../plan/index.js";
+import type { LocalTool } from "../../tools/index.js";
+import type { ModeContext } from "./mode.js";
 import type { ExecutionSettings } from "./plan-settings.js";
-import type { AgentState, TaskProgress } from "./team.js";
+import type { AgentState, TaskProgress } from "../team.js";
 
 export const EXECUTION_TOOL_NAMES = [
   "get_task_plan",

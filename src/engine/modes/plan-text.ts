@@ -6,9 +6,9 @@
  * task. The text itself is kept as the plan's requirements. The result is checked like any
  * `submit_plan` call.
  */
-import type { ToolSpec } from "../backends/index.js";
-import { defaultTextCall, type TextCall } from "./text-protocol.js";
-import { SUBMIT_PLAN, VOTE } from "./workflow-tools.js";
+import type { ToolSpec } from "../../backends/index.js";
+import { defaultTextCall, type TextCall } from "../text-protocol.js";
+import { SUBMIT_PLAN, VOTE } from "../workflow-tools.js";
 
 const LIST_ITEM = /^\s{0,6}(?:[-*+•]|\d{1,3}[.)]|(?:step|task)\s*\d{1,3}[:.)])\s+(.+)$/i;
 

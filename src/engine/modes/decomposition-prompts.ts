@@ -4,7 +4,7 @@
  * answers in tagged blocks), and the presenter's integration of every part. Anonymous ids only,
  * except in the presentation (real ids, as in voting mode's step 7).
  */
-import { historyBlock, type HistoryTurn } from "./prompts.js";
+import { historyBlock, type HistoryTurn } from "../prompts.js";
 
 /** One agent's subtask under its anonymous id. */
 export interface AssignedSubtask {

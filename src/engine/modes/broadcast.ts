@@ -13,12 +13,12 @@
  * replying agent's id); a side call also gives its `usage`. At most
  * {@link MAX_QUESTIONS_PER_AGENT} questions per agent and run.
  */
-import type { LocalTool } from "../tools/index.js";
-import { callModel } from "./model-call.js";
-import type { ModeContext } from "./modes/mode.js";
+import type { LocalTool } from "../../tools/index.js";
+import { callModel } from "../model-call.js";
+import type { ModeContext } from "./mode.js";
 import { MAX_QUESTIONS_PER_AGENT, replySystemPrompt, replyUserMessage } from "./plan-prompts.js";
 import type { BroadcastMode } from "./plan-settings.js";
-import type { AgentState } from "./team.js";
+import type { AgentState } from "../team.js";
 
 export const ASK_OTHERS = "ask_others";
 

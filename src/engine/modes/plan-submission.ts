@@ -4,16 +4,16 @@
  * error, everything that is wrong with it (the shape, then the plan's structure:
  * `checkPlanTasks` in src/plan/checks.ts). Pure.
  */
-import type { ToolSpec } from "../backends/index.js";
+import type { ToolSpec } from "../../backends/index.js";
 import {
   MAX_PLAN_TASKS,
   type PlanDraft,
   type PlanTargets,
   type PlanTask,
   TaskPriority,
-} from "../events/index.js";
-import { checkPlanTasks } from "../plan/index.js";
-import { SUBMIT_PLAN } from "./workflow-tools.js";
+} from "../../events/index.js";
+import { checkPlanTasks } from "../../plan/index.js";
+import { SUBMIT_PLAN } from "../workflow-tools.js";
 
 /** The `submit_plan` tool; `chunk` is required when `--plan-chunks` is given. */
 export function submitPlanTool(targets: PlanTargets): ToolSpec {

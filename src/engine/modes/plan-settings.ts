@@ -4,7 +4,7 @@
  * chunk an execution run works on, and the channel through which the user answers questions.
  * The runner fills these in `ModeSettings.planning` / `ModeSettings.execution`.
  */
-import type { PlanTask } from "../events/index.js";
+import type { PlanTask } from "../../events/index.js";
 
 /** `--plan-depth`: how fine the tasks are. */
 export const PLAN_DEPTHS = ["dynamic", "shallow", "medium", "deep"] as const;
