@@ -9,42 +9,47 @@
 import { activityFetch } from "./ai-sdk-activity.js";
 import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { type BackendConfig, PROVIDER_HOSTS } from "../config/index.js";
+import {
+  type BackendConfig,
+  type BackendType,
+  descriptorOf,
+  PROVIDER_DESCRIPTORS,
+  PROVIDER_HOSTS,
+} from "../config/index.js";
 import { ConfigError } from "../errors.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";
 import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
 
-/** Backend types served by {@link createChatCompletionsBackend}. */
-export const CHAT_COMPLETIONS_TYPES = [
-  "chatcompletion",
-  "zai",
-  "lmstudio",
-  "vllm",
-  "sglang",
-  "ollama",
-] as const;
-export type ChatCompletionsType = (typeof CHAT_COMPLETIONS_TYPES)[number];
+/** The descriptors of the types served by {@link createChatCompletionsBackend}. */
+const DESCRIPTORS = PROVIDER_DESCRIPTORS.filter(
+  (descriptor) => descriptor.implementation === "chat_completions",
+);
+
+/**
+ * Backend types served by {@link createChatCompletionsBackend}: the descriptors whose
+ * implementation is `chat_completions` (`chatcompletion`, `zai`, and the local servers).
+ */
+export const CHAT_COMPLETIONS_TYPES: readonly BackendType[] = DESCRIPTORS.map(
+  (descriptor) => descriptor.type,
+);
+export type ChatCompletionsType = BackendType;
 
 /** Base URL per type when the config sets no `base_url:` (`chatcompletion` has none). */
-export const CHAT_COMPLETIONS_DEFAULT_BASE_URLS: Readonly<
-  Record<ChatCompletionsType, string | undefined>
-> = {
-  chatcompletion: undefined,
-  zai: "https://api.z.ai/api/paas/v4",
-  lmstudio: "http://localhost:1234/v1",
-  vllm: "http://localhost:8000/v1",
-  sglang: "http://localhost:30000/v1",
-  ollama: "http://localhost:11434/v1",
-};
+export const CHAT_COMPLETIONS_DEFAULT_BASE_URLS: Readonly<Record<string, string | undefined>> =
+  Object.fromEntries(DESCRIPTORS.map((descriptor) => [descriptor.type, descriptor.defaultBaseUrl]));
 
-/** Human name of each local server, for "is it running?" hints. */
-const LOCAL_SERVER_NAMES: Partial<Record<ChatCompletionsType, string>> = {
-  lmstudio: "LM Studio",
-  vllm: "vLLM",
-  sglang: "SGLang",
-  ollama: "Ollama",
-};
+/**
+ * Human name of each server on this machine (a default base URL on a local host), for "is it
+ * running?" hints.
+ */
+const LOCAL_SERVER_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  DESCRIPTORS.filter(
+    (descriptor) =>
+      descriptor.defaultBaseUrl !== undefined &&
+      isLocalHost(new URL(descriptor.defaultBaseUrl).hostname),
+  ).map((descriptor) => [descriptor.type, descriptor.label]),
+);
 
 /** Where and as whom one Chat Completions backend connects. */
 export interface ChatCompletionsEndpoint {
@@ -113,7 +118,7 @@ export function createChatCompletionsBackend(
  *
  * - base URL: `config.base_url`, else the type's default ({@link CHAT_COMPLETIONS_DEFAULT_BASE_URLS});
  *   `chatcompletion` requires `base_url`.
- * - key: `config.api_key`; else the type's variable (`zai` → `ZAI_API_KEY`) or the host's
+ * - key: `config.api_key`; else the type's descriptor's variable (`zai` → `ZAI_API_KEY`) or the host's
  *   (`PROVIDER_HOSTS` in src/config/providers.ts, e.g. `openrouter.ai` → `OPENROUTER_API_KEY`). Local hosts need no
  *   key; unknown remote hosts get none unless `api_key:` is set.
  *
@@ -144,7 +149,8 @@ export function resolveChatCompletionsEndpoint(
   const known = providerForHost(hostname);
   const local = isLocalHost(hostname);
   const providerName = type !== "chatcompletion" ? type : (known?.provider ?? url.host);
-  const keyVariable = type === "zai" ? "ZAI_API_KEY" : known?.keyVariable;
+  const [ownVariable] = descriptorOf(type)?.keyVariables ?? [];
+  const keyVariable = ownVariable ?? known?.keyVariable;
 
   const configured = nonEmpty(config.api_key);
   if (configured !== undefined)
@@ -222,7 +228,9 @@ export function sendsStreamOptions(endpoint: ChatCompletionsEndpoint): boolean {
 
 /** "Is it running?" hint for local servers; undefined for hosted ones. */
 function unreachableHintFor(endpoint: ChatCompletionsEndpoint): string | undefined {
-  const name = LOCAL_SERVER_NAMES[endpoint.type];
+  const name = Object.hasOwn(LOCAL_SERVER_NAMES, endpoint.type)
+    ? LOCAL_SERVER_NAMES[endpoint.type]
+    : undefined;
   if (name !== undefined)
     return `is ${name} running at ${endpoint.baseURL}? start it or set \`base_url:\``;
   return isLocalHost(new URL(endpoint.baseURL).hostname)
