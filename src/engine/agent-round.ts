@@ -11,7 +11,7 @@ import type { Emitter } from "./emitter.js";
 import { isContextLengthError } from "../backends/index.js";
 import { contextWindowOf, fitAnswers } from "./context-fit.js";
 import { callModel } from "./model-call.js";
-import { updateMessage, type VisibleAnswer } from "./prompts.js";
+import { staleVoteMessage, updateMessage, type VisibleAnswer } from "./prompts.js";
 import {
   ACCEPTED_OUTPUT,
   answerToolCalls,
@@ -144,6 +144,14 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
   const failures: string[] = [];
   let textReplies = 0;
   let fits = 0;
+  /** Labels of the answers the conversation already shows: an update repeats only the others. */
+  let shown = new Set(seen.answers.map((answer) => answer.label));
+  /** The last refused exchange (its reply to its refusal), dropped when the next one is refused. */
+  let refused: { start: number; end: number } | undefined;
+  const show = (snapshot: AnswerSnapshot) => {
+    seen = snapshot;
+    for (const answer of snapshot.answers) shown.add(answer.label);
+  };
 
   const end = (result: Omit<AgentRoundResult, "seen">): AgentRoundResult => {
     emitter.emit({
@@ -178,9 +186,9 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     }
     if (atStepBoundary && snapshot.version !== seen.version) {
       const labels = judge.labelsSince(seen.version);
-      messages.push({ role: "user", content: updateMessage(snapshot.answers) });
+      messages.push({ role: "user", content: updateMessage(snapshot.answers, shown) });
       emitter.emit({ type: "update-injected", agentId, round, labels, via: "step" });
-      seen = snapshot;
+      show(snapshot);
     }
     const offered = judge.workflowTools();
     const request: ModelRequest = {
@@ -224,6 +232,8 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
           role: "user",
           content: options.openingMessage(fitted.answers),
         });
+        shown = new Set(seen.answers.map((answer) => answer.label));
+        refused = undefined;
         atStepBoundary = false;
         emitter.emit({
           type: "warning",
@@ -235,6 +245,7 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
       }
       return end({ outcome: "error", error, contextExceeded: overflow });
     }
+    const replyAt = messages.length;
     messages.push(assistantMessage(reply.text, reply.toolCalls));
     atStepBoundary = true;
 
@@ -360,9 +371,11 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
           labels: result.labels,
           via: "vote-refused",
         });
-        seen = result.snapshot;
-        if (viaText) messages.push({ role: "user", content: result.message });
-        else answerToolCalls(messages, [call], result.message);
+        // The refusal repeats only the answers this conversation does not show yet.
+        const refusal = staleVoteMessage(result.snapshot.answers, shown);
+        show(result.snapshot);
+        if (viaText) messages.push({ role: "user", content: refusal });
+        else answerToolCalls(messages, [call], refusal);
         atStepBoundary = false; // the refusal already carries the update
         continue;
       }
@@ -382,6 +395,12 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
     attempt++;
     if (last === undefined || viaText) messages.push({ role: "user", content: refusal });
     else answerToolCalls(messages, [last], refusal);
+    refused = dropEarlierRefusal(
+      messages,
+      refused,
+      { start: replyAt, end: messages.length },
+      (name) => localTools.has(name),
+    );
     startAttempt();
   }
 }
@@ -389,4 +408,28 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
 /** Characters of the answers a snapshot shows. */
 function answersLength(snapshot: AnswerSnapshot): number {
   return snapshot.answers.reduce((sum, answer) => sum + answer.content.length, 0);
+}
+
+/**
+ * Keeps a refused attempt's conversation from growing (issue 29 item 5): when attempt N is refused,
+ * the exchange of attempt N−1's refusal (its reply, the results given to its calls, the refusal) is
+ * taken out, so every retry sends the opening, the steps that ran working tools, and only the
+ * latest refused reply with its refusal. An exchange whose reply also ran working tools is kept
+ * (their results are part of the work).
+ * @returns where the latest refused exchange now lies in `messages`.
+ */
+function dropEarlierRefusal(
+  messages: ChatMessage[],
+  earlier: { start: number; end: number } | undefined,
+  latest: { start: number; end: number },
+  isWorkingTool: (name: string) => boolean,
+): { start: number; end: number } {
+  if (earlier === undefined) return latest;
+  const ranTools = messages
+    .slice(earlier.start, earlier.end)
+    .some((message) => message.role === "tool" && isWorkingTool(message.toolName));
+  if (ranTools) return latest;
+  messages.splice(earlier.start, earlier.end - earlier.start);
+  const removed = earlier.end - earlier.start;
+  return { start: latest.start - removed, end: latest.end - removed };
 }

@@ -194,6 +194,8 @@ async function presentationLoop(
           answers,
           votes: team.attributedVotes(),
           presenterId: agent.id,
+          winnerConclusion: keptConclusion(options),
+          conclusionOf: (label) => team.conclusionOf(label),
         }),
     },
   ];
@@ -279,6 +281,18 @@ function changesConclusion(
 }
 
 const NUMERIC = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * The winner's conclusion when the presentation keeps it and it is a number or a choice letter
+ * (then the other answers' working that leads elsewhere is left out of the prompt); else undefined.
+ */
+function keptConclusion(options: PresentationOptions): string | undefined {
+  const label = options.presenter.answer?.label;
+  if (options.keepConclusion !== true || options.plan !== undefined || label === undefined)
+    return undefined;
+  const winner = options.team.conclusionOf(label);
+  return winner !== undefined && isNumberOrChoice(winner) ? winner : undefined;
+}
 
 /** True when `orchestrator.presentation` keeps the winner's conclusion for a winner chosen so. */
 export function keepsConclusion(

@@ -3,6 +3,7 @@
  * answers in tagged blocks (`<agent1> … </agent1>`), anonymous ids only. Prompts are kept short:
  * small local models slow down sharply past a few hundred tokens of prompt.
  */
+import { boundedAnswer, shownAnswerTexts } from "./answer-excerpt.js";
 
 /** One turn of earlier conversation (multi-turn chat). */
 export interface HistoryTurn {
@@ -65,21 +66,29 @@ export function coordinationSystemPrompt(options: {
   const parts: string[] = [];
   if (options.persona) parts.push(options.persona);
   if (options.systemMessage) parts.push(options.systemMessage);
-  const choices: string[] = [];
-  if (options.canAnswer) choices.push("- new_answer(content): give your own complete answer.");
-  if (options.canVote) choices.push("- vote(agent_id, reason): choose the best current answer.");
-  const intro =
+  // One sentence says what to do and with which tools (their schemas say the rest); before any
+  // answer exists an agent only answers: nothing about others to read or vote for.
+  const team =
     options.teamSize === 1
-      ? "Answer the original message, then end your turn with exactly one tool call:"
-      : `You are one of ${options.teamSize} agents answering the same message. Agents are anonymous: agent1, agent2, and so on.\nRead the original message and the current answers, then end your turn with exactly one tool call:`;
+      ? ""
+      : `You are one of ${options.teamSize} agents answering the same message. `;
+  const vote = "vote(agent_id, reason) for the best answer";
+  const answer = options.canVote
+    ? "new_answer(content) with your own complete answer, which must stand on its own (the reader will not see the others)"
+    : "new_answer(content) with your complete answer";
+  const tools =
+    options.canVote && options.canAnswer
+      ? `${vote}, or ${answer}`
+      : options.canVote
+        ? vote
+        : answer;
+  const task = options.canVote
+    ? "Read it and the current answers (anonymous: agent1, agent2, …), then end your turn with one tool call:"
+    : "Answer the original message, then end your turn with one tool call:";
   parts.push(
     [
-      intro,
-      ...choices,
+      `${team}${task} ${tools}.`,
       options.canVote && options.canAnswer ? SENSITIVITY[options.sensitivity] : "",
-      options.canAnswer
-        ? "A new answer must stand on its own: the reader will not see the others."
-        : "",
     ]
       .filter((line) => line !== "")
       .join("\n"),
@@ -87,11 +96,16 @@ export function coordinationSystemPrompt(options: {
   return parts.join("\n\n");
 }
 
-/** The answers block: `<agent1>\n…\n</agent1>` per answer, or a line saying there are none. */
+/**
+ * The answers block: `<agent1>\n…\n</agent1>` per answer, each once (a long answer with a number
+ * or choice conclusion bounded, or named when an earlier one has its conclusion:
+ * {@link shownAnswerTexts}), or a line saying there are none.
+ */
 export function answersBlock(answers: readonly VisibleAnswer[]): string {
   if (answers.length === 0) return "<CURRENT ANSWERS>\n(no answers yet)\n</CURRENT ANSWERS>";
+  const texts = shownAnswerTexts(answers);
   const blocks = answers.map(
-    (answer) => `<${answer.anonId}>\n${answer.content}\n</${answer.anonId}>`,
+    (answer, index) => `<${answer.anonId}>\n${texts[index]!}\n</${answer.anonId}>`,
   );
   return `<CURRENT ANSWERS>\n${blocks.join("\n")}\n</CURRENT ANSWERS>`;
 }
@@ -139,20 +153,48 @@ export function tieVoteNotice(tied: readonly string[]): string {
   return `The vote is tied between ${names}. Read the answers again and vote once more for the one you judge right: call vote.`;
 }
 
-/** The update message of COORDINATION.md step 4: new answers arrived while the agent worked. */
-export function updateMessage(answers: readonly VisibleAnswer[]): string {
+/**
+ * The answers of `answers` the agent has not been shown (each sent once per prompt: an answer
+ * already in the conversation is named, not repeated), as a block; `shown` undefined: all.
+ */
+function changedAnswersBlock(
+  answers: readonly VisibleAnswer[],
+  shown: ReadonlySet<string> | undefined,
+): string {
+  if (shown === undefined) return answersBlock(answers);
+  const fresh = answers.filter((answer) => !shown.has(answer.label));
+  const same = answers.filter((answer) => shown.has(answer.label)).map((answer) => answer.anonId);
+  const block = answersBlock(fresh.length > 0 ? fresh : answers);
+  if (fresh.length === 0 || same.length === 0) return block;
+  return `${block}\nUnchanged, as shown before: ${same.join(", ")}.`;
+}
+
+/**
+ * The update message of COORDINATION.md step 4: new answers arrived while the agent worked.
+ * @param shown labels of the answers already in the conversation: only the others are repeated.
+ */
+export function updateMessage(
+  answers: readonly VisibleAnswer[],
+  shown?: ReadonlySet<string>,
+): string {
   return [
     "UPDATE: the answers changed while you were working. Votes are only valid for the current answers, which are now:",
-    answersBlock(answers),
+    changedAnswersBlock(answers, shown),
     "Take them into account before you end your turn.",
   ].join("\n\n");
 }
 
-/** Tool-error text for a vote cast on an answer set the agent had not seen. */
-export function staleVoteMessage(answers: readonly VisibleAnswer[]): string {
+/**
+ * Tool-error text for a vote cast on an answer set the agent had not seen.
+ * @param shown labels of the answers already in the conversation: only the others are repeated.
+ */
+export function staleVoteMessage(
+  answers: readonly VisibleAnswer[],
+  shown?: ReadonlySet<string>,
+): string {
   return [
     "Vote refused: new answers arrived after you last looked, so the vote would be for an answer set that no longer exists.",
-    answersBlock(answers),
+    changedAnswersBlock(answers, shown),
     "Consider these and make your workflow call again.",
   ].join("\n\n");
 }
@@ -187,36 +229,62 @@ export function presentationSystemPrompt(
   return [
     persona ?? "",
     systemMessage ?? "",
-    "Your team has finished deliberating and your answer was chosen. Write the final answer to the original message for the user: present the winning answer (yours), keeping its conclusion (its result, choice or short answer), complete, direct, and improved with anything the other answers and the votes got right that agrees with it. Do not mention the team, the votes or the process.",
+    "Your answer was chosen. Write the final answer to the original message for the user: present the winning answer (yours), keeping its conclusion (its result, choice or short answer), complete, direct, and improved with anything the other answers and the votes got right that agrees with it. Do not mention the team, the votes or the process.",
     withTools ? PRESENTER_TOOLS_NOTE : "",
   ]
     .filter((part) => part !== "")
     .join("\n\n");
 }
 
-/** User message of the final presentation: all answers by real agent id, and the votes. */
+/** The most characters of a vote's reason shown to the presenter. */
+export const MAX_VOTE_REASON_CHARS = 300;
+
+/**
+ * User message of the final presentation: the winning answer whole, the others by real agent id
+ * (each once), and the votes. With `winnerConclusion` (the presentation keeps the winner's number
+ * or choice: `orchestrator.presentation: keep_conclusion`), an answer with another conclusion is
+ * shown as that conclusion alone (nothing of it can go into the final answer), one with the same
+ * conclusion bounded like a voter sees it (`./answer-excerpt.ts`); otherwise every answer whole.
+ * A vote's reason is cut to {@link MAX_VOTE_REASON_CHARS}.
+ */
 export function presentationUserMessage(options: {
   question: string;
   history: readonly HistoryTurn[];
   answers: readonly AttributedAnswer[];
   votes: readonly AttributedVote[];
   presenterId: string;
+  /** The winner's conclusion when it is kept and is a number or choice letter. */
+  winnerConclusion?: string | undefined;
+  /** The conclusion of an answer, by label (`Team.conclusionOf`). */
+  conclusionOf?: ((label: string) => string | undefined) | undefined;
 }): string {
+  const { winnerConclusion } = options;
+  const shown = (answer: AttributedAnswer): string => {
+    if (answer.agentId === options.presenterId || winnerConclusion === undefined)
+      return answer.content;
+    const conclusion = options.conclusionOf?.(answer.label);
+    if (conclusion !== undefined && conclusion !== winnerConclusion)
+      return `Its conclusion: ${conclusion} (not yours; its working is left out).`;
+    return boundedAnswer(answer.content);
+  };
   const answers = options.answers.map(
     (answer) =>
-      `<answer agent="${answer.agentId}" label="${answer.label}"${answer.agentId === options.presenterId ? " yours" : ""}>\n${answer.content}\n</answer>`,
+      `<answer agent="${answer.agentId}"${answer.agentId === options.presenterId ? " yours" : ""}>\n${shown(answer)}\n</answer>`,
   );
   const votes =
     options.votes.length === 0
       ? "(no votes)"
       : options.votes
-          .map((vote) => `${vote.voterId} voted for ${vote.targetId}: ${vote.reason}`)
+          .map(
+            (vote) =>
+              `${vote.voterId} voted for ${vote.targetId}: ${vote.reason.length > MAX_VOTE_REASON_CHARS ? `${vote.reason.slice(0, MAX_VOTE_REASON_CHARS)} […]` : vote.reason}`,
+          )
           .join("\n");
   return [
     ...historyBlock(options.history),
     `<ORIGINAL MESSAGE>\n${options.question}\n</ORIGINAL MESSAGE>`,
     `<ANSWERS>\n${answers.join("\n")}\n</ANSWERS>`,
     `<VOTES>\n${votes}\n</VOTES>`,
-    `The winning answer is ${options.presenterId}'s (marked yours). Write the final answer now, keeping its conclusion.`,
+    `The winning answer is ${options.presenterId}'s (marked yours).`,
   ].join("\n\n");
 }
