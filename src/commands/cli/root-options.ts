@@ -60,8 +60,26 @@ export type RootOptions = {
 export const ROOT_DESCRIPTION =
   "Run a team of model-backed agents on a question: they answer in parallel, read each other's answers, vote or refine, and one final answer comes back.";
 
-/** Declares the root command's version flag, argument, options and help text on `program`. */
+/**
+ * Declares the root command's version flag, argument, options (in the order `coord --help` lists
+ * them) and help text on `program`.
+ */
 export function declareRootOptions(program: Command, version: string): void {
+  declareHead(program, version);
+  declareTeamOptions(program);
+  declareBudgetOptions(program);
+  declareOutputOptions(program);
+  declareSetupOptions(program);
+  declarePlanningOptions(program);
+  declareWebOptions(program);
+  declareSessionOptions(program);
+  declareValidateOptions(program);
+  declareScriptingOptions(program);
+  declareHelpText(program);
+}
+
+/** Declares the version flag, `help [command]` and the question argument. */
+function declareHead(program: Command, version: string): void {
   program
     .version(version, "-V, --version")
     .enablePositionalOptions()
@@ -69,7 +87,12 @@ export function declareRootOptions(program: Command, version: string): void {
     .argument(
       "[question]",
       'the question; `-` reads it from stdin; text piped in beside a question is its context (cat notes.md | coord "Summarize"); without one (and nothing piped), an interactive chat starts',
-    )
+    );
+}
+
+/** Declares the team: a config or quick setup, one agent, the mode. */
+function declareTeamOptions(program: Command): void {
+  program
     .option("--config <path>", "YAML config, or @examples/NAME for a built-in example")
     .addOption(
       new Option("-b, --backend <type>", "quick setup without a config: the provider").choices(
@@ -98,7 +121,12 @@ export function declareRootOptions(program: Command, version: string): void {
         "--coordination-mode <mode>",
         "voting (default) or decomposition (one subtask per agent; the parts are integrated)",
       ).choices(["voting", "decomposition"]),
-    )
+    );
+}
+
+/** Declares the run's budget (overrides the config's `budget:`). */
+function declareBudgetOptions(program: Command): void {
+  program
     .option(
       "--max-calls <n>",
       "the most model requests the run may send, failed ones and retries included; then the best answer so far is presented (overrides budget.max_calls; default 40 per agent + 10)",
@@ -113,7 +141,12 @@ export function declareRootOptions(program: Command, version: string): void {
       "--max-cost <usd>",
       "the most USD the run may spend, by the price table (overrides budget.max_cost_usd)",
       positiveNumber("--max-cost", "USD, e.g. 0.5"),
-    )
+    );
+}
+
+/** Declares displays, logs, colour, the debug log, the output file. */
+function declareOutputOptions(program: Command): void {
+  program
     .option("--no-display", "no live display: plain progress lines on stderr, the answer on stdout")
     .option("--no-logs", "write no run logs")
     .option(
@@ -124,7 +157,12 @@ export function declareRootOptions(program: Command, version: string): void {
     .option(
       "-o, --output-file <path>",
       "also write the final answer to this file, in any mode (chat and --web: rewritten with each turn's answer; --execute-plan: every chunk's answer)",
-    )
+    );
+}
+
+/** Declares choosing a config, and the working directory as context. */
+function declareSetupOptions(program: Command): void {
+  program
     .option(
       "--select",
       "choose the config from a menu: ~/.config/coord/agents/, .coord/*.yaml, ./*.yaml, built-in examples",
@@ -138,7 +176,12 @@ export function declareRootOptions(program: Command, version: string): void {
         "--cwd-context <mode>",
         "give the agents the working directory as a context path: ro/read (every agent reads it) or rw/write (the agent presenting the final answer may also write there); in chat: Ctrl+P (docs/tools.md)",
       ).choices(["ro", "rw", "read", "write"]),
-    )
+    );
+}
+
+/** Declares planning and executing a plan (docs/planning.md). */
+function declarePlanningOptions(program: Command): void {
+  program
     .option(
       "--plan",
       "planning only: the team agrees on a task plan, stored in .coord/plans/ (docs/planning.md)",
@@ -165,7 +208,12 @@ export function declareRootOptions(program: Command, version: string): void {
     .option(
       "--execute-plan <plan>",
       "execute a stored plan, chunk by chunk (resumes an interrupted one): its folder, id or latest",
-    )
+    );
+}
+
+/** Declares the browser UI (docs/web.md). */
+function declareWebOptions(program: Command): void {
+  program
     .option(
       "--web",
       "browser UI instead of the terminal UI: live agents, votes, workspaces, sessions (docs/web.md)",
@@ -181,7 +229,12 @@ export function declareRootOptions(program: Command, version: string): void {
       integerAtLeast("--web-port", 0),
       8000,
     )
-    .option("--no-browser", "with --web, do not open a browser")
+    .option("--no-browser", "with --web, do not open a browser");
+}
+
+/** Declares memory sessions. */
+function declareSessionOptions(program: Command): void {
+  program
     .option(
       "--session-id <id>",
       "continue a memory session: its earlier turns are the history (also session_id: in the config)",
@@ -190,7 +243,12 @@ export function declareRootOptions(program: Command, version: string): void {
       "-c, --continue",
       "continue the session of this directory used last (in chat or with a question), without its id",
     )
-    .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit")
+    .option("--list-sessions", "list memory sessions (~/.coord/sessions.json) and exit");
+}
+
+/** Declares `--validate` and its modifiers. */
+function declareValidateOptions(program: Command): void {
+  program
     .option(
       "--validate",
       "check the config offline and exit 0 (valid) or 1: schema, keys coord will not read and why, ${VAR}s, each agent's model, key variable and files; no request is sent",
@@ -199,7 +257,12 @@ export function declareRootOptions(program: Command, version: string): void {
     .option(
       "--offline",
       "with --validate: check everything but API key presence (for CI without keys; unset key variables get placeholders)",
-    )
+    );
+}
+
+/** Declares JSON results and events, tracing, personas, automation lines. */
+function declareScriptingOptions(program: Command): void {
+  program
     .option(
       "--json",
       "with a question: the run's result as one JSON object on stdout (answer, why it was degraded, winner, votes, agents, usage, cost, duration, log dir, session id), no progress; with --list-sessions: the sessions as JSON",
@@ -221,10 +284,14 @@ export function declareRootOptions(program: Command, version: string): void {
     .option(
       "--automation",
       "only parseable lines on stdout: LOG_DIR, STATUS, QUESTION, WINNER, ANSWER_FILE, DURATION, COMPLETED (a budget limit: LIMIT; a degraded run: DEGRADED; planning: PLAN_DIR, PLAN_ID)",
-    )
-    .addHelpText(
-      "after",
-      `
+    );
+}
+
+/** Declares the examples, exit codes and where keys and logs are, after the options. */
+function declareHelpText(program: Command): void {
+  program.addHelpText(
+    "after",
+    `
 Examples:
   coord                                            (first run: the setup wizard; then the chat)
   coord --select "Why is the sky blue?"            (pick a config from a menu, then ask)
@@ -245,5 +312,5 @@ stderr says why), 1 configuration or usage error, 2 no answer was ever accepted 
 3 timeout without an answer, 4 interrupted. Every run is bounded by its budget (docs/config.md).
 API keys come from the environment or ~/.config/coord/.env ($XDG_CONFIG_HOME/coord/ when set).
 Run logs go to agent_outputs/ (COORD_LOG_DIR).`,
-    );
+  );
 }
