@@ -2,7 +2,7 @@
 /**
  * The `coord` command line (spec section 4). Assembles the command modules of
  * src/commands/cli/ (one per command: name, options, help, handler) into one commander program,
- * and maps errors to exit codes in one place (ARCHITECTURE.md "Exit codes"). Heavy modules are
+ * and maps errors to exit codes in one place (docs/architecture.md "Exit codes"). Heavy modules are
  * imported inside the handler that needs them, so `coord --help` stays close to bare node's
  * start-up time.
  */

@@ -1,6 +1,6 @@
 /**
- * Injected time (STYLE.md rule 9): the engine, the retry wrapper and the log writer take a Clock
- * so tests pass a fixed one and replays are byte-identical.
+ * Injected time (CONTRIBUTING.md rule 9): the engine, the retry wrapper and the log writer take a
+ * Clock so tests pass a fixed one and replays are byte-identical.
  */
 
 export interface Clock {

@@ -1,13 +1,13 @@
 /**
- * The error taxonomy (STYLE.md rule 7; ARCHITECTURE.md "Exit codes"). Every error coord raises on
- * purpose is a {@link CoordError} carrying its process exit code, so the CLI maps errors to exit
- * codes in one place (`reportError` in `src/cli.ts`); every message is one line saying what is
- * wrong and what fixes it.
+ * The error taxonomy (CONTRIBUTING.md rule 7; docs/architecture.md "Exit codes"). Every error coord
+ * raises on purpose is a {@link CoordError} carrying its process exit code, so the CLI maps errors
+ * to exit codes in one place (`reportError` in `src/cli.ts`); every message is one line saying what
+ * is wrong and what fixes it.
  */
 
 import type { RunEndReason } from "./events/index.js";
 
-/** Process exit codes (ARCHITECTURE.md "Exit codes"). */
+/** Process exit codes (docs/architecture.md "Exit codes"). */
 export const ExitCode = {
   success: 0,
   /** Configuration or usage error. */
@@ -20,7 +20,7 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** The exit code of a run that ended for each `run-end.reason` (COORDINATION.md "Events"). */
+/** The exit code of a run that ended for each `run-end.reason` (docs/coordination.md "Events"). */
 export const EXIT_CODE_FOR_RUN_END: Record<RunEndReason, ExitCode> = {
   completed: ExitCode.success,
   failed: ExitCode.execution,

@@ -1,5 +1,5 @@
 /**
- * The one redactor for everything that leaves the process (issue 17 item 3; docs/server.md
+ * The one redactor for everything that leaves the process (docs/server.md
  * "Security"): events and every file of a run log, status and metrics, the debug log, stderr and
  * stdout, HTTP bodies, traces and exports all pass their text through {@link redact}.
  *

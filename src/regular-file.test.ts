@@ -1,5 +1,5 @@
 /**
- * Reading files others made (issue 30 item 4): special files are refused without blocking, and a
+ * Reading files others made: special files are refused without blocking, and a
  * read costs at most its cap whatever `stat` says (sparse files, devices).
  */
 import { execFileSync } from "node:child_process";

@@ -1,6 +1,6 @@
 /**
  * Reading a file someone else made (an agent, a request, a run's workspace) without letting it
- * hang or flood coord (issue 30 item 4; docs/tools.md "Special and large files"): the file is
+ * hang or flood coord (docs/tools.md "Special and large files"): the file is
  * opened with `O_NONBLOCK` (a FIFO without a writer does not block a thread), checked with
  * `fstat` on the open handle (anything but a regular file — FIFO, socket, device, directory — is
  * refused with a {@link NotRegularFileError} naming its kind), and read in chunks up to a cap

@@ -1,5 +1,5 @@
 /**
- * childPath and isSafeName (issue 30 item 3): a name that would leave its folder is refused,
+ * childPath and isSafeName: a name that would leave its folder is refused,
  * whatever its spelling; a safe name joins as `join` would.
  */
 import { join } from "node:path";

@@ -1,8 +1,9 @@
 /**
- * Names are not paths (issue 30 item 3): a config value that becomes one segment of a file path
- * (an agent id, a workspace name, a session id) must be a safe name, and every path built from
- * one is checked to stay inside its folder ({@link childPath}), so an agent id such as
- * `../../../../tmp/victim` can neither pass `--validate` nor reach a file outside the run.
+ * Names are not paths (docs/security.md "What coord promises in every mode"): a config value that
+ * becomes one segment of a file path (an agent id, a workspace name, a session id) must be a safe
+ * name, and every path built from one is checked to stay inside its folder ({@link childPath}), so
+ * an agent id such as `../../../../tmp/victim` can neither pass `--validate` nor reach a file
+ * outside the run.
  */
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 

@@ -1,5 +1,5 @@
 /**
- * Wire-level signs of life for the ai SDK backends (issue 17 item 4): a `fetch` wrapper that
+ * Wire-level signs of life for the ai SDK backends: a `fetch` wrapper that
  * reports the response's headers and every body chunk to the listener of the model call in
  * flight, so the retry wrapper's first-byte and stream-idle timeouts see what the provider really
  * sends (the SDK's own stream parts arrive late: it holds some back until later events come).

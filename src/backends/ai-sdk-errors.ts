@@ -2,7 +2,7 @@
  * Error mapping for ai SDK calls: turns whatever a provider call threw or streamed (an
  * `APICallError`, an error frame inside a stream, a socket failure) into a {@link BackendError}
  * that names the provider, carries the provider's own message, and says whether a retry can help
- * and after how long (STYLE.md rule 7). Used by `streamWithAiSdk` in `ai-sdk-stream.ts`.
+ * and after how long (CONTRIBUTING.md rule 7). Used by `streamWithAiSdk` in `ai-sdk-stream.ts`.
  */
 import { APICallError } from "@ai-sdk/provider";
 import { BackendError, isRetryableStatus, type BackendErrorKind } from "./backend.js";

@@ -3,14 +3,14 @@
  * providers: one {@link ModelRequest} becomes one `doStream` call of the provider's language model
  * (`LanguageModelV3`, the interface every `@ai-sdk/*` provider implements; the provider owns the
  * wire format, its errors and its stream parsing), and the stream's parts become
- * {@link BackendChunk}s. There is no tool execution (the engine owns the tool loop, STYLE.md rule
- * 4) and no retry here (a wrapper's job, rule 5). Every provider failure leaves here as a
+ * {@link BackendChunk}s. There is no tool execution (the engine owns the tool loop, CONTRIBUTING.md
+ * rule 4) and no retry here (a wrapper's job, rule 5). Every provider failure leaves here as a
  * {@link BackendError}; aborts leave as the abort reason.
  *
  * Why not the SDK's `streamText`: for coord's one-step calls it adds only work — it validates the
  * whole prompt with zod on every call, pipes every part through several more web streams and
  * loads the SDK's gateway and telemetry modules — which made a model call cost about 3× the CPU
- * (issue 19: 9.8 vs 3.3 ms per call on the bench machine). The request conversion lives in
+ * (9.8 vs 3.3 ms per call on the bench machine). The request conversion lives in
  * `ai-sdk-request.ts`, the error mapping in `ai-sdk-errors.ts`.
  */
 import type {
@@ -36,7 +36,8 @@ import {
   type Usage,
 } from "./backend.js";
 
-// Moved to their own files (STYLE.md rule 10); re-exported so existing importers keep working.
+// Moved to their own files (CONTRIBUTING.md rule 10); re-exported so existing importers keep
+// working.
 export { messageFromResponseBody, parseRetryAfterMs, toBackendError } from "./ai-sdk-errors.js";
 export {
   toCallArguments,

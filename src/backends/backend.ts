@@ -1,8 +1,9 @@
 /**
- * The one interface every model provider sits behind (ARCHITECTURE.md "backends/", STYLE.md
- * rule 4). A backend performs exactly one model call per {@link Backend.stream}: the engine owns
- * the tool loop, so it can run local tools, inject update messages at step boundaries
- * (COORDINATION.md step 4) and validate workflow calls the same way for every provider.
+ * The one interface every model provider sits behind (docs/architecture.md "Layers",
+ * CONTRIBUTING.md rule 4). A backend performs exactly one model call per {@link Backend.stream}:
+ * the engine owns the tool loop, so it can run local tools, inject update messages at step
+ * boundaries (docs/coordination.md "Voting mode" step 4) and validate workflow calls the same way
+ * for every provider.
  */
 import type { Usage } from "../events/index.js";
 
@@ -184,7 +185,7 @@ export type BackendErrorKind = "context-length" | "timeout" | "tool-choice";
 
 /**
  * A provider failure, with enough to decide on a retry and to tell the user who is at fault.
- * STYLE.md rule 7: "backend with provider/status/retryable".
+ * CONTRIBUTING.md rule 7: "backend with provider/status/retryable".
  */
 export class BackendError extends Error {
   readonly provider: string;

@@ -4,7 +4,7 @@
  * `zai`, and the local servers `lmstudio`, `vllm`, `sglang`, `ollama`. Streamed
  * `reasoning_content` (DeepSeek, GLM, vLLM reasoning parsers) arrives as `reasoning-delta` chunks.
  *
- * Provider quirks are the small named functions below (STYLE.md rule 4).
+ * Provider quirks are the small named functions below (CONTRIBUTING.md rule 4).
  */
 import { activityFetch } from "./ai-sdk-activity.js";
 import { bodyMergingFetch, generationSettings } from "./generation-settings.js";

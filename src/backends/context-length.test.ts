@@ -1,5 +1,5 @@
 /**
- * Context overflows as the providers word them (issue 25 item 5), and errors that are not one.
+ * Context overflows as the providers word them, and errors that are not one.
  * The socket-level proof (one request, never retried) is in `provider-refusals.test.ts`.
  */
 import { describe, expect, test } from "vitest";

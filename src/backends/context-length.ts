@@ -1,7 +1,7 @@
 /**
- * Recognises a provider's "the prompt exceeds the model's context window" failure (issue 25 item
- * 5), so it is reported as such (`BackendError.kind: "context-length"`, never retried: an
- * identical request overflows again) and the engine can shorten the prompt to the window.
+ * Recognises a provider's "the prompt exceeds the model's context window" failure, so it is
+ * reported as such (`BackendError.kind: "context-length"`, never retried: an identical request
+ * overflows again) and the engine can shorten the prompt to the window.
  *
  * The texts, as the providers send them:
  *

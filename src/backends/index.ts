@@ -1,5 +1,7 @@
 /**
- * The backends layer's public API (ARCHITECTURE.md "backends/"): the one Backend interface, its error, and the scripted backend. Provider backends and the registry are loaded lazily with `import("./registry.js")`.
+ * The backends layer's public API (docs/architecture.md "Layers"): the one Backend interface, its
+ * error, and the scripted backend. Provider backends and the registry are loaded lazily with
+ * `import("./registry.js")`.
  */
 export {
   type Backend,

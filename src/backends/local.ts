@@ -1,6 +1,6 @@
 /**
  * The `local` backend: an embedded GGUF model run in-process through node-llama-cpp 3 on the CPU
- * (ARCHITECTURE.md "backends/", COORDINATION.md "Prompts").
+ * (docs/architecture.md "Layers", docs/coordination.md "Prompts").
  *
  * Local models cannot take tool schemas, so when a request offers tools the choice is asked for
  * as one JSON object `{"tool": NAME, "arguments": {...}}`, described in the system prompt and

@@ -1,5 +1,5 @@
 /**
- * Optional packages (issue 27 item 4): the `claude_code` backend's `@anthropic-ai/claude-agent-sdk`
+ * Optional packages: the `claude_code` backend's `@anthropic-ai/claude-agent-sdk`
  * (with Claude Code's native binary, 378 MB on Linux x64) and the `local` backend's
  * `node-llama-cpp` are optional peer dependencies, so a default install of coord carries neither.
  * A config that needs one fails at backend creation with a one-line {@link ConfigError} naming

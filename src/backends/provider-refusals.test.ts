@@ -1,5 +1,5 @@
 /**
- * What a backend does when the provider refuses the request itself (issue 25 items 4 and 5),
+ * What a backend does when the provider refuses the request itself,
  * over a real socket against the fake OpenAI and Anthropic servers, through the retry wrapper as
  * a run uses it:
  *

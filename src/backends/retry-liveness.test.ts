@@ -1,12 +1,11 @@
 /**
- * The first-byte and stream-idle timeouts of the retry wrapper (issue 17 item 4, issue 30 item
- * 8): they apply to backends that report wire activity (every provider over HTTP; a local server
- * gets no first-byte limit, only the idle one), a sign of life keeps a silent stream alive, and
- * both are retried like a timeout; after the retries the call fails with `kind: "timeout"`, so a
- * hung provider cannot hold a single agent or the presenter. The limits run on the injected
- * clock: proven on a virtual one, with the config's default limits, and over a real socket
- * against a fake OpenAI server that never answers or goes silent after its headers; no test
- * waits in real time.
+ * The first-byte and stream-idle timeouts of the retry wrapper: they apply to backends that report
+ * wire activity (every provider over HTTP; a local server gets no first-byte limit, only the idle
+ * one), a sign of life keeps a silent stream alive, and both are retried like a timeout; after the
+ * retries the call fails with `kind: "timeout"`, so a hung provider cannot hold a single agent or
+ * the presenter. The limits run on the injected clock: proven on a virtual one, with the config's
+ * default limits, and over a real socket against a fake OpenAI server that never answers or goes
+ * silent after its headers; no test waits in real time.
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { createVirtualClock, type Clock } from "../clock.js";

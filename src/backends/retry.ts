@@ -1,6 +1,6 @@
 /**
- * Retries and a per-request timeout as a wrapper around any backend (STYLE.md rule 5;
- * COORDINATION.md "Limits and failures": 429/5xx/timeouts retried with backoff, honouring
+ * Retries and a per-request timeout as a wrapper around any backend (CONTRIBUTING.md rule 5;
+ * docs/coordination.md "Limits and failures": 429/5xx/timeouts retried with backoff, honouring
  * Retry-After). Each retry is announced in the stream itself, as a `retry` chunk before the
  * wait, so it reaches the run's events and log like everything else.
  *
@@ -8,12 +8,12 @@
  * engine, a failure surfaces as is (the engine counts it against the agent).
  *
  * Besides the total request timeout, a backend that reports wire activity
- * ({@link Backend.reportsActivity}: every provider over HTTP) gets two liveness limits (issue 17
- * item 4, issue 30 item 8): a first-byte timeout (nothing at all arrived since the request was
- * sent; not for a {@link Backend.silentStart} server on this machine, which may load a model
- * first) and a stream-idle timeout (nothing arrived for that long since the last event). Either
- * aborts the attempt as a timeout (`BackendError.kind: "timeout"`), retried like one; after the
- * retries the call fails, so a hung provider cannot hold a single agent or the presenter.
+ * ({@link Backend.reportsActivity}: every provider over HTTP) gets two liveness limits: a
+ * first-byte timeout (nothing at all arrived since the request was sent; not for a
+ * {@link Backend.silentStart} server on this machine, which may load a model first) and a
+ * stream-idle timeout (nothing arrived for that long since the last event). Either aborts the
+ * attempt as a timeout (`BackendError.kind: "timeout"`), retried like one; after the retries the
+ * call fails, so a hung provider cannot hold a single agent or the presenter.
  *
  * Every wait (the request timeout, both liveness limits and the backoff between attempts) runs on
  * the injected clock, so tests prove them on a virtual one. A virtual clock jumps to its next timer

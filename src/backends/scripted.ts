@@ -1,8 +1,8 @@
 /**
- * The `scripted` backend: a test double that is product code (STYLE.md rule 6). It plays exactly
- * the steps it was given, one per model call, and fails loudly on an unexpected call (no step
- * left), on an expectation that does not hold, and — through {@link ScriptedBackend.assertDone}
- * — on steps never consumed.
+ * The `scripted` backend: a test double that is product code (CONTRIBUTING.md rule 6). It plays
+ * exactly the steps it was given, one per model call, and fails loudly on an unexpected call (no
+ * step left), on an expectation that does not hold, and — through
+ * {@link ScriptedBackend.assertDone} — on steps never consumed.
  *
  * Usable from YAML (`backend: {type: scripted, steps: [...]}`) for demos and end-to-end tests
  * without keys, and from code for engine tests and benchmarks.

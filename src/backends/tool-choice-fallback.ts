@@ -1,5 +1,5 @@
 /**
- * Providers that refuse `tool_choice: "required"` (issue 25 item 4): older vLLM answers HTTP 400
+ * Providers that refuse `tool_choice: "required"`: older vLLM answers HTTP 400
  * `tool_choice = "required" is not supported!`, some OpenRouter routes HTTP 404 `No endpoints
  * found that support the provided 'tool_choice' value`, some compatible servers a 400 naming
  * `tool_choice` as unsupported. Such a call is sent again at once with `auto` (the engine still

@@ -1,5 +1,5 @@
 /**
- * Tool-call arguments as models really send them (issue 25 item 4): valid JSON passes as is,
+ * Tool-call arguments as models really send them: valid JSON passes as is,
  * empty arguments read as `{}`, cut-off or sloppy JSON is mended by `jsonrepair` and marked
  * `repaired`, and what no repair reads as an object is passed on as the raw text with an
  * `inputError` for the engine to report as malformed JSON.

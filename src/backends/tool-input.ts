@@ -1,6 +1,6 @@
 /**
  * A tool call's JSON argument text as the {@link ToolCall} fields `input`, `repaired` and
- * `inputError` (issue 25 item 4): models send cut-off JSON (a reply stopped at the output cap),
+ * `inputError` (docs/real-models.md): models send cut-off JSON (a reply stopped at the output cap),
  * a missing brace or quote, single quotes, a code fence. `jsonrepair` (a well-kept library)
  * mends what can be mended; the rest is reported as malformed JSON rather than guessed at.
  */

@@ -1,5 +1,6 @@
 /**
- * Cost and context window as a wrapper around any backend (STYLE.md rule 5, like `withRetry`):
+ * Cost and context window as a wrapper around any backend (CONTRIBUTING.md rule 5, like
+ * `withRetry`):
  *
  * - the `finish` chunk of every call gets `costUsd`, its tokens priced by `./pricing.ts` (the
  *   `@pydantic/genai-prices` data, the agent's `backend.pricing` override, 0 for `local` and

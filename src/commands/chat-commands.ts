@@ -1,6 +1,7 @@
 /**
- * The chat's slash commands (issue 5): parsing a line into a command, and the text each command
- * prints. Pure functions of what the chat passes in; the chat loop (chat.ts) performs them.
+ * The chat's slash commands (docs/terminal.md "The chat"): parsing a line into a command, and the
+ * text each command prints. Pure functions of what the chat passes in; the chat loop (chat.ts)
+ * performs them.
  *
  * `/help`, `/quit` (`/exit`, `/q`), `/reset`, `/status`, `/config`, `/inspect [N|all]`,
  * `/sessions`.

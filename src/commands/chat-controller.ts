@@ -1,10 +1,10 @@
 /**
  * The interactive chat's loop, independent of the screen (spec section 1 "multi-turn
- * interactive chat mode"; issue 5): each question is a turn — a coordination run that sees the
- * earlier turns as conversation history, logged as `turn_<n>` in the session's log directory and
- * recorded in the memory session. Slash commands, Ctrl+C, Ctrl+P and Ctrl+R arrive as
- * {@link ChatActions}; what to show is kept in a {@link ChatViewState} store that the Ink app
- * (or the plain front-end) renders.
+ * interactive chat mode"; docs/terminal.md "The chat"): each question is a turn — a coordination
+ * run that sees the earlier turns as conversation history, logged as `turn_<n>` in the session's
+ * log directory and recorded in the memory session. Slash commands, Ctrl+C, Ctrl+P and Ctrl+R
+ * arrive as {@link ChatActions}; what to show is kept in a {@link ChatViewState} store that the Ink
+ * app (or the plain front-end) renders.
  */
 import type { Config } from "../config/index.js";
 import { ConfigError, ExitCode } from "../errors.js";

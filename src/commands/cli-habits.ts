@@ -1,5 +1,5 @@
 /**
- * Flag checks and error shapes of the habits other LLM command lines taught (issue 31 item 3):
+ * Flag checks and error shapes of the habits other LLM command lines taught (docs/scripting.md):
  * `--json-events` refused beside the outputs it cannot share stdout with, and every error as one
  * JSON object on stdout under `--json` (docs/scripting.md "Errors as JSON").
  */

@@ -1,5 +1,5 @@
 /**
- * Mistyped sub-commands are never sent to the team as questions (issue 14, item 5). A question
+ * Mistyped sub-commands are never sent to the team as questions. A question
  * costs money; `coord exprt` must not ask the models "exprt". The rule (stated in `coord --help`
  * and the README): a question given on the command line that
  * is one bare word — letters, digits, `-`, `_`, nothing else — and equals a sub-command or an

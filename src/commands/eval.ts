@@ -5,7 +5,7 @@
  * second signal quits at once), the confirmation prompt on a terminal, and the report on stdout
  * (text, or `--json`).
  *
- * Exit codes (ARCHITECTURE.md): 0 a report; 1 a usage, config or data error, or the estimate
+ * Exit codes (docs/architecture.md): 0 a report; 1 a usage, config or data error, or the estimate
  * declined or not confirmed; 2 five runs in a row failed; 4 interrupted (resume with the same
  * command).
  */

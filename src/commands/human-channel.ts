@@ -1,5 +1,5 @@
 /**
- * `--broadcast human` on a terminal (issue 11 item 3, issue 31; docs/planning.md): an agent's
+ * `--broadcast human` on a terminal (docs/planning.md): an agent's
  * question is printed on stderr and the user types the answer on stdin (an empty line skips it).
  * Questions asked while one is open wait their turn.
  *

@@ -5,8 +5,8 @@
  * and help. Analysis lives in src/logs (plain data), text in src/ui/plain; `--json` prints the
  * data as is (shapes: docs/logs.md).
  *
- * Exit codes (ARCHITECTURE.md): 0 success; 1 usage error, no log, unreadable log (ConfigError /
- * EventLogError, reported by cli.ts); for `analyze --mode self`, those of a run.
+ * Exit codes (docs/architecture.md): 0 success; 1 usage error, no log, unreadable log
+ * (ConfigError / EventLogError, reported by cli.ts); for `analyze --mode self`, those of a run.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";

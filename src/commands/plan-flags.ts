@@ -1,5 +1,5 @@
 /**
- * The planning flags of `coord` (spec §4.1, §7; issue 11): `--plan`, `--plan-and-execute`,
+ * The planning flags of `coord` (spec §4.1, §7; docs/planning.md): `--plan`, `--plan-and-execute`,
  * `--execute-plan`, and the ones that steer planning (`--plan-depth`, `--plan-steps`,
  * `--plan-chunks`, `--broadcast`), checked together before anything runs, so no planning flag is
  * accepted and then ignored. Pure.

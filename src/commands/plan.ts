@@ -10,7 +10,7 @@
  *   `execution_log.jsonl`. A chunk that did not complete leaves the plan resumable: the next
  *   `--execute-plan` starts again at that chunk. At the end, `adherence_report.md`.
  *
- * Exit codes as for a question (ARCHITECTURE.md "Exit codes").
+ * Exit codes as for a question (docs/architecture.md "Exit codes").
  */
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";

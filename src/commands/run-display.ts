@@ -13,7 +13,7 @@
  * - otherwise: labelled trace lines on stderr (`--no-display`, pipes, CI).
  *
  * Every variant is a subscriber of the live run: it renders only from the events and the
- * run's state (STYLE.md rules 1 and 3).
+ * run's state (CONTRIBUTING.md rules 1 and 3).
  */
 import { join } from "node:path";
 import type { CoordEvent } from "../events/index.js";

@@ -1,5 +1,5 @@
 /**
- * What stops a single question from outside (ARCHITECTURE.md "Exit codes": 4 interrupted).
+ * What stops a single question from outside (docs/architecture.md "Exit codes": 4 interrupted).
  *
  * SIGINT (Ctrl+C), SIGTERM (`kill`, a service manager) and SIGHUP (the terminal was closed) all
  * stop the run the same way: the AbortController handed to the run is aborted with a string

@@ -1,7 +1,7 @@
 /**
  * `coord --json "<question>"`: the run's result as one JSON object on stdout (as `claude -p
  * --output-format json` and `gemini --output-format json`), nothing else there. Built from the
- * run's state only (STYLE.md rule 1).
+ * run's state only (CONTRIBUTING.md rule 1).
  */
 import { priceDataLabel } from "../backends/index.js";
 import {

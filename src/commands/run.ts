@@ -4,7 +4,7 @@
  * (src/runner/run-team.ts) with the session's history, shows progress (src/commands/run-display.ts:
  * the Ink live view, a live status block, trace lines or `--automation` lines), prints the final
  * answer on stdout and records the turn in the session.
- * Exit codes: ARCHITECTURE.md "Exit codes".
+ * Exit codes: docs/architecture.md "Exit codes".
  */
 import { join, relative } from "node:path";
 import { EXIT_CODE_FOR_RUN_END } from "../errors.js";

@@ -1,11 +1,11 @@
 /**
- * `coord --validate --offline`: checks a config in CI, where no API key is set (issue 31 item 3).
- * Every provider key variable coord knows (src/config/providers.ts: each provider's key
- * variables and Azure's endpoint, the OpenAI-compatible hosts' keys; src/config/chat-providers.ts:
- * the hosted chat providers' keys; `CLAUDE_CODE_OAUTH_TOKEN`),
- * and every secret-named `${VAR}` the config file names, is given a placeholder value when it
- * is unset; everything else is checked as without `--offline`, and the report says key presence
- * was not checked. A variable that is set keeps its value.
+ * `coord --validate --offline`: checks a config in CI, where no API key is set
+ * (docs/scripting.md "Checking a config"). Every provider key variable coord knows
+ * (src/config/providers.ts: each provider's key variables and Azure's endpoint, the
+ * OpenAI-compatible hosts' keys; src/config/chat-providers.ts: the hosted chat providers' keys;
+ * `CLAUDE_CODE_OAUTH_TOKEN`), and every secret-named `${VAR}` the config file names, is given a
+ * placeholder value when it is unset; everything else is checked as without `--offline`, and the
+ * report says key presence was not checked. A variable that is set keeps its value.
  */
 import { readFile } from "node:fs/promises";
 import { isSecretEnvName } from "../redact.js";

@@ -2,8 +2,8 @@
  * Which backend types read which `agents[].backend` keys: the generation parameters each provider
  * takes (as its ai SDK provider sends them), and the keys only one provider has (its thinking
  * settings, hosted tools, `local` threads, …). A key set on a type that does not read it is a
- * warning at load naming the agent (issue "Generation parameters reach the provider": a parameter
- * a provider cannot take is a warning naming the agent; nothing is accepted and ignored silently).
+ * warning at load naming the agent:
+ * nothing is accepted and ignored silently.
  */
 import type { BackendConfig } from "./backend-schema.js";
 import type { BackendType } from "./backend-types.js";

@@ -1,7 +1,8 @@
 /**
- * The run budget in the config (issue 25 item 2): `budget:` with `max_calls`, `max_tokens`,
- * `max_cost_usd` and the same three under `per_agent:`. Good values load; a value that is not a
- * positive integer (a positive number for USD) is refused at its file:line:column, naming the key.
+ * The run budget in the config (docs/real-models.md "The run budget"): `budget:` with `max_calls`,
+ * `max_tokens`, `max_cost_usd` and the same three under `per_agent:`. Good values load; a value
+ * that is not a positive integer (a positive number for USD) is refused at its file:line:column,
+ * naming the key.
  */
 import { describe, expect, test } from "vitest";
 import { ConfigError } from "../errors.js";

@@ -1,7 +1,7 @@
 /**
  * Checks across keys that the schema cannot express: unique agent ids, a model for every backend
  * that needs one (all but `scripted` and `claude_code`), `presenter_agent` naming an agent, a
- * `backend.cwd` whose folder name is a safe name (issue 30 item 3).
+ * `backend.cwd` whose folder name is a safe name.
  */
 import { basename, normalize } from "node:path";
 import { isSafeName, SAFE_NAME_RULE } from "../safe-name.js";

@@ -1,5 +1,5 @@
 /**
- * Config messages (issue 31, item 4): every MassGen key says why it is not read, a key written
+ * Config messages: every MassGen key says why it is not read, a key written
  * one level off or a mistyped value says what was probably meant, and `reasoning.summary` on a
  * backend that cannot send it is a warning, not a silent drop.
  */

@@ -1,8 +1,8 @@
 /**
- * Config values that could misbehave as JavaScript keys or as path segments (issue 30 items 3
- * and 9) are refused with `file:line:col` and a clear message: `__proto__` / `constructor` /
- * `prototype` keys anywhere, agent ids and `session_id` that are no safe names, and a
- * `backend.cwd` whose folder would be `.` or `..`.
+ * Config values that could misbehave as JavaScript keys or as path segments (docs/security.md
+ * "What coord promises in every mode") are refused with `file:line:col` and a clear message:
+ * `__proto__` / `constructor` / `prototype` keys anywhere, agent ids and `session_id` that are no
+ * safe names, and a `backend.cwd` whose folder would be `.` or `..`.
  */
 import { describe, expect, test } from "vitest";
 import { ConfigError } from "../errors.js";

@@ -1,5 +1,6 @@
 /**
- * Turns a zod issue into "expected …, received …" text for config messages (STYLE.md rule 7).
+ * Turns a zod issue into "expected …, received …" text for config messages (CONTRIBUTING.md
+ * rule 7).
  */
 import type { z } from "zod";
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from "../clock.js";

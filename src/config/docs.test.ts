@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { renderConfigJsonSchema, renderConfigReference } from "./docs.js";
 import { packageRoot } from "./examples.js";
 
-// STYLE.md rule 13: the committed reference and JSON Schema must match the schema. When this
+// CONTRIBUTING.md rule 13: the committed reference and JSON Schema must match the schema. When this
 // fails after a schema change, regenerate with `npx vitest run src/config/docs.test.ts -u`.
 describe("generated config docs", () => {
   it("docs/config.md matches the schema", async () => {

@@ -1,7 +1,7 @@
 /**
  * The config reference (docs/config.md) and the JSON Schema for editors (config.schema.json),
- * both generated from the zod schema (STYLE.md rules 8 and 13). `docs.test.ts` fails when the
- * committed files differ; regenerate with `npx vitest run src/config/docs.test.ts -u`.
+ * both generated from the zod schema (CONTRIBUTING.md rules 8 and 13). `docs.test.ts` fails when
+ * the committed files differ; regenerate with `npx vitest run src/config/docs.test.ts -u`.
  */
 import { z } from "zod";
 import { CHAT_PROVIDERS } from "./chat-providers.js";

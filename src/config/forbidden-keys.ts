@@ -1,9 +1,9 @@
 /**
  * Keys a config may not use because JavaScript gives them a meaning on every object
- * (`__proto__`, `constructor`, `prototype`; issue 30 item 9): a `__proto__:` under `backend:`
+ * (`__proto__`, `constructor`, `prototype`): a `__proto__:` under `backend:`
  * once reached the loader's lookups as the object's prototype ("reads is not a function", exit 2).
  * They are refused in the YAML document, before it becomes JavaScript objects, with the key's
- * position (STYLE.md rule 7).
+ * position (CONTRIBUTING.md rule 7).
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document } from "yaml";
 import type { KeyPath } from "./key-path.js";

@@ -1,4 +1,4 @@
-// The config layer's public API (ARCHITECTURE.md "config/"): the schema, loading, discovery,
+// The config layer's public API (docs/architecture.md "Layers"): the schema, loading, discovery,
 // built-in examples, .env loading and writing, the providers and their keys, the configs
 // `--select` offers, and quick setup.
 export * from "./schema.js";

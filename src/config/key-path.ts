@@ -1,5 +1,6 @@
 /**
- * Dotted key paths as users read them in messages: `agents[1].backend.model` (STYLE.md rule 7).
+ * Dotted key paths as users read them in messages: `agents[1].backend.model` (CONTRIBUTING.md
+ * rule 7).
  */
 
 /** A path into a config value: object keys and array indices, outermost first. */

@@ -1,6 +1,6 @@
 /**
  * Values the schema must refuse with a message that names the dotted key and says what was
- * wrong (issue 17 items 4 and 5): durations past Node's timer limit (they would fire at once),
+ * wrong: durations past Node's timer limit (they would fire at once),
  * numbers too large to represent (`1e309`), and a `base_url` that is not http(s).
  */
 import { describe, expect, test } from "vitest";

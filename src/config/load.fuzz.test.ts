@@ -1,5 +1,5 @@
 /**
- * Property-based fuzz of the config loader (issue 17 "How it must be shown"): thousands of
+ * Property-based fuzz of the config loader: thousands of
  * generated YAML documents — configs near the real shape with wrong types, out-of-range numbers
  * (`1e309`, `.nan`, past the timer limit), odd URLs and `${VAR}` references; the same configs
  * mangled a character at a time; and arbitrary text — either load, or fail with a
@@ -26,7 +26,7 @@ const scalar = fc.oneof(
   fc.constant(null),
   fc.constantFrom("${UNSET_VAR}", "${HOME}", "${X:-default}", "$notavar", "file:///etc/passwd"),
 );
-/** Map keys, JavaScript's reserved ones and Object.prototype's members included (issue 30 row 15). */
+/** Map keys, JavaScript's reserved ones and Object.prototype's members included. */
 const key = fc.oneof(
   fc.string({ maxLength: 6 }),
   fc.constantFrom("__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty"),

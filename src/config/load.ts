@@ -1,7 +1,7 @@
 /**
  * Loads a YAML config file: YAML with positions, `${VAR}` expansion, MassGen compatibility,
- * unknown keys as warnings, validation errors as one positioned line each (STYLE.md rules 7, 8;
- * spec section 2 "Configuration file").
+ * unknown keys as warnings, validation errors as one positioned line each (CONTRIBUTING.md
+ * rules 7, 8; spec section 2 "Configuration file").
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";

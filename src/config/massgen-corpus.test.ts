@@ -1,8 +1,8 @@
 /**
  * The MassGen-format corpus (test/fixtures/massgen/): configs written in MassGen's format for
- * every key family of issue 18 (backend parameters, MCP servers, workspaces, coordination options,
- * provider types, env placeholders). Each loads with exactly the expected warnings, or fails with
- * the expected one line.
+ * every key family MassGen configs use (backend parameters, MCP servers, workspaces, coordination
+ * options, provider types, env placeholders). Each loads with exactly the expected warnings, or
+ * fails with the expected one line.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Why coord does not read a key that MassGen configs write (issue "No silent drops"): every key
+ * Why coord does not read a key that MassGen configs write (nothing is dropped silently): every key
  * of a config is either used or warned about once, with the reason — not supported in coord, not
  * needed in coord, or use another key instead. Keys in neither the schema nor this table are
  * `unknown key` warnings (with a "did you mean" when a known key is close, or declared one level

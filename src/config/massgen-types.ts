@@ -1,6 +1,6 @@
 /**
  * MassGen backend types coord does not run, each refused with one line saying what it is and what
- * to use instead (issue "MassGen configs run unchanged", item 4).
+ * to use instead.
  */
 
 /** Why a MassGen backend type does not run in coord, and what to write instead. */

@@ -1,10 +1,11 @@
 /**
- * The one configuration schema (STYLE.md rule 8): TypeScript types, the JSON Schema for editors
- * (`z.toJSONSchema(ConfigSchema)`) and the reference table in docs/config.md all come from here.
+ * The one configuration schema (CONTRIBUTING.md rule 8): TypeScript types, the JSON Schema for
+ * editors (`z.toJSONSchema(ConfigSchema)`) and the reference table in docs/config.md all come from
+ * here.
  *
- * Keys follow MassGen's where they exist (spec section 2, COORDINATION.md "Limits and failures"),
- * so MassGen configs load; keys this schema does not know are reported as warnings with their
- * dotted path by the loader, never as failures.
+ * Keys follow MassGen's where they exist (spec section 2, docs/coordination.md "Limits and
+ * failures"), so MassGen configs load; keys this schema does not know are reported as warnings with
+ * their dotted path by the loader, never as failures.
  */
 import { z } from "zod";
 import { MAX_TIMER_SECONDS } from "../clock.js";

@@ -1,6 +1,6 @@
 /**
  * The `scripted` backend's steps (`agents[].backend.steps`, `scripts[].steps`): the test double
- * that plays exactly the model calls it is given (STYLE.md rule 6).
+ * that plays exactly the model calls it is given (CONTRIBUTING.md rule 6).
  */
 import { z } from "zod";
 import { MAX_TIMER_MS } from "../clock.js";

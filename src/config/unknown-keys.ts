@@ -1,5 +1,5 @@
 /**
- * Finds the keys a config holds that the schema does not know (STYLE.md rule 8: they are
+ * Finds the keys a config holds that the schema does not know (CONTRIBUTING.md rule 8: they are
  * warnings with their dotted path, never failures, so configs written for MassGen still load).
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Every key of a config that coord will not read, each with why (issue "No silent drops"): keys
+ * Every key of a config that coord will not read, each with why (nothing is dropped silently): keys
  * the schema does not declare (MassGen's, with their reason from `./massgen-keys.ts`, or unknown,
  * with a "did you mean" when a declared key is close or the key is declared one level down or
  * up), and backend keys (or, for `reasoning.summary`, a part of one) that the agent's backend

@@ -1,6 +1,6 @@
 /**
  * Maps a key path to a line and column of the YAML source, so messages can say
- * `file:line:col` (STYLE.md rule 7).
+ * `file:line:col` (CONTRIBUTING.md rule 7).
  */
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter } from "yaml";
 import type { KeyPath } from "./key-path.js";

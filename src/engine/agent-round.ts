@@ -1,5 +1,5 @@
 /**
- * One round of one agent (COORDINATION.md "Terms": from its prompt to its workflow call): the
+ * One round of one agent (docs/coordination.md "Terms": from its prompt to its workflow call): the
  * tool loop, update injection at step boundaries (step 4), stale-vote refusal, and up to
  * {@link MAX_ATTEMPTS} attempts at a valid workflow call (step 2).
  */
@@ -127,7 +127,7 @@ export const MAX_CONTEXT_FITS = 2;
 /**
  * Runs the round to its end. Never throws: backend failures and aborts become outcomes.
  *
- * Every reply counts (issue 25 item 1): a call to a tool the round does not offer, a reply with
+ * Every reply counts (docs/real-models.md): a call to a tool the round does not offer, a reply with
  * no workflow call, cut-off JSON and a refused call are each a failed attempt, and after
  * {@link MAX_ATTEMPTS} the round ends `invalid` with a diagnosis; only steps that call working
  * tools go on without counting. Text replies are heard by the text protocol.

@@ -1,5 +1,5 @@
 /**
- * Answers shown shortened where the mode allows (issue 29 item 5; docs/coordination.md
+ * Answers shown shortened where the mode allows (docs/coordination.md
  * "Prompts"): an answer whose conclusion is a number or a choice letter (`./conclusions.ts`) and
  * that is longer than {@link MAX_SHOWN_ANSWER_CHARS} is shown as its beginning and its end (where
  * the last steps and the conclusion are), with a note naming the conclusion and how much was left

@@ -1,5 +1,5 @@
 /**
- * The run budget (issue 25 item 2; docs/real-models.md "The run budget"): the most model calls, tokens
+ * The run budget (docs/real-models.md "The run budget"): the most model calls, tokens
  * and USD one run may spend, in all and per agent. Every run is bounded: when the config gives no
  * call limit, {@link defaultBudget} scales one with the team.
  *

@@ -1,5 +1,5 @@
 /**
- * An answer's conclusion (issue 26 item 1): what a reader would compare between two answers to a
+ * An answer's conclusion: what a reader would compare between two answers to a
  * question with a short answer: a number, a choice letter, a short phrase. Answers with the same
  * conclusion form one group for the tally (`./team.ts`). Pure functions, no I/O.
  *

@@ -1,5 +1,5 @@
 /**
- * Context that fits (issue 25 item 5; docs/real-models.md "Context that fits"): when a request is
+ * Context that fits (docs/real-models.md "Context that fits"): when a request is
  * refused because the prompt exceeds the model's context window, the round starts its
  * conversation again from the opening message with every other answer shortened:
  *

@@ -1,18 +1,18 @@
 /**
- * The coordination loop (COORDINATION.md "Voting mode", "Other modes"): starts the rounds the mode
- * says are due, lets the mode judge every workflow call, removes agents that keep failing, and
+ * The coordination loop (docs/coordination.md "Voting mode", "Other modes"): starts the rounds the
+ * mode says are due, lets the mode judge every workflow call, removes agents that keep failing, and
  * asks the mode when coordination is done. Nothing here depends on which mode runs.
  *
  * The loop is event-driven: every round end calls {@link Coordinator.schedule}, which starts the
  * rounds now due and detects the end. All state changes happen synchronously between awaits, so
  * concurrent agents never see a half-applied call.
  *
- * The straggler rule (issue 17 item 4; `timeout_settings.straggler_timeout_seconds`): when one
+ * The straggler rule (`timeout_settings.straggler_timeout_seconds`): when one
  * agent is still working while every other live agent is done (idle, nothing due) and a winner
  * could be chosen, it is given `stragglerTimeoutMs` more on the injected clock; then its round is
  * aborted, it leaves the team (event `straggler-cut`) and coordination goes on without it.
  *
- * The tie round (issue 26; `./tie-break.ts`, `orchestrator.tie_break`): in voting mode, when
+ * The tie round (`./tie-break.ts`, `orchestrator.tie_break`): in voting mode, when
  * coordination would complete with the best conclusion groups tied, every live agent gets one
  * more round (a fresh answer or a re-vote), once per run; then coordination goes on as usual.
  */

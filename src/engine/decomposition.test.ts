@@ -1,7 +1,7 @@
 /**
- * Decomposition mode, COORDINATION.md "Other modes": whole event sequences (as one-line traces)
- * on the virtual clock — subtasks assigned, stop and wake-up, the answers-without-news cap, a
- * blocked agent, the decomposer call and its fallback — plus what really reached each model.
+ * Decomposition mode, docs/coordination.md "Other modes": whole event sequences (as one-line
+ * traces) on the virtual clock — subtasks assigned, stop and wake-up, the answers-without-news cap,
+ * a blocked agent, the decomposer call and its fallback — plus what really reached each model.
  */
 import { describe, expect, test } from "vitest";
 import type { ScriptedStep } from "../backends/index.js";

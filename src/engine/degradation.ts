@@ -1,5 +1,5 @@
 /**
- * Why a run's answer is degraded (issue 25 items 3 and 7): the lines of `run-end.degraded`, and
+ * Why a run's answer is degraded (docs/real-models.md): the lines of `run-end.degraded`, and
  * the one-line error of a run that never had an answer, naming what each agent's model did.
  */
 import type { EventBody } from "../events/index.js";

@@ -1,5 +1,5 @@
 /**
- * Execution mode (issue 11 item 4; docs/planning.md) on the virtual clock: the plan tools refuse
+ * Execution mode (docs/planning.md) on the virtual clock: the plan tools refuse
  * what the plan does not allow (a later chunk, an unmet dependency, verifying before completing,
  * an unknown task) as tool errors, an answer is refused while the chunk has unfinished work, and
  * each agent keeps its own copy of the plan; the team votes on the results as usual.

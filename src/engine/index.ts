@@ -1,5 +1,5 @@
 /**
- * The engine's public surface (ARCHITECTURE.md "Layout": other folders import the engine only
+ * The engine's public surface (docs/architecture.md "Layers": other folders import the engine only
  * through this file).
  */
 export {

@@ -161,7 +161,7 @@ export async function callModel(options: ModelCallOptions): Promise<ModelReply> 
       }
     }
   } catch (error) {
-    // A request that was sent and failed is still a model call (issue 25 item 7): counted, apart.
+    // A request that was sent and failed is still a model call: counted, apart.
     if (!options.signal.aborted) emitUsage(true);
     throw error;
   } finally {

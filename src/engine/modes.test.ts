@@ -1,6 +1,6 @@
 /**
- * COORDINATION.md "Other modes" and "Limits and failures": quick, single agent, the orchestrator
- * timeout and interrupts.
+ * docs/coordination.md "Other modes" and "Limits and failures": quick, single agent, the
+ * orchestrator timeout and interrupts.
  */
 import { describe, expect, test } from "vitest";
 import { createVirtualClock } from "../clock.js";

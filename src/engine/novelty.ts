@@ -1,7 +1,7 @@
 /**
- * The answer novelty check of COORDINATION.md step 2: token-set Jaccard similarity between a new
- * answer and each existing one; `balanced` refuses above 0.70, `strict` above 0.50, `lenient`
- * never checks.
+ * The answer novelty check of docs/coordination.md "Voting mode" step 2: token-set Jaccard
+ * similarity between a new answer and each existing one; `balanced` refuses above 0.70, `strict`
+ * above 0.50, `lenient` never checks.
  */
 
 /** Similarity thresholds per `answer_novelty_requirement`; undefined means no check. */

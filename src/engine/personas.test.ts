@@ -1,5 +1,5 @@
 /**
- * Persona generation, COORDINATION.md "Other modes": one structured call before coordination,
+ * Persona generation, docs/coordination.md "Other modes": one structured call before coordination,
  * personas before the system message and softened once peers' answers are visible, reuse from an
  * earlier turn, and the fallback to no personas with a warning.
  */

@@ -1,6 +1,6 @@
 /**
  * Persona generation (`--personas MODE`, `orchestrator.coordination.persona_generator`;
- * COORDINATION.md "Other modes"): before coordination, one structured-output call (see
+ * docs/coordination.md "Other modes"): before coordination, one structured-output call (see
  * `./planning-call.ts`) writes one distinct persona per agent in the chosen diversity mode. The
  * persona is put before the agent's system message and softened once the agent can see other
  * agents' answers (`personaPrompt` in `./prompts.ts`). Each persona is a `persona` event.

@@ -1,5 +1,5 @@
 /**
- * One planning call before coordination (COORDINATION.md "Other modes": the decomposer, the
+ * One planning call before coordination (docs/coordination.md "Other modes": the decomposer, the
  * persona generator): a model call with one tool whose input is the structured output, one entry
  * per agent (`agent1` … `agentN`). Tool schemas work on every backend, including local models
  * (their grammar constrains the output to the schema); when a provider answers in text instead,

@@ -1,5 +1,5 @@
 /**
- * Planning mode (issue 11; docs/planning.md): whole event sequences on the virtual clock — a plan
+ * Planning mode (docs/planning.md): whole event sequences on the virtual clock — a plan
  * refused for a cycle and corrected, the task-count and chunk targets, the winner's plan as the
  * final answer, a team of one, and `ask_others` to the user and to the team.
  */

@@ -1,15 +1,15 @@
 /**
- * Final presentation (COORDINATION.md step 7): the winner gets a fresh conversation with no
- * workflow tools, all current answers by real id and the votes with their reasons, and writes
- * the final answer, streamed as `final-*` blocks. If it produces nothing (or fails), its winning
- * answer is the final answer.
+ * Final presentation (docs/coordination.md "Voting mode" step 7): the winner gets a fresh
+ * conversation with no workflow tools, all current answers by real id and the votes with their
+ * reasons, and writes the final answer, streamed as `final-*` blocks. If it produces nothing (or
+ * fails), its winning answer is the final answer.
  *
  * A presenter with tools (files, commands, MCP; docs/tools.md) may use them here, in a tool loop
  * of at most {@link MAX_PRESENTATION_STEPS} model calls: it alone may now write to context paths
  * with write permission. Afterwards its workspace is snapshotted as `agent<N>.final`, the run's
  * result.
  *
- * The presentation keeps the winner's conclusion (issue 26 item 3; `orchestrator.presentation`,
+ * The presentation keeps the winner's conclusion (`orchestrator.presentation`,
  * default `keep_conclusion`): when the winning answer has a conclusion (`./conclusions.ts`) and
  * the presented text states another one, or none that mentions the winner's, the winning answer
  * is the final answer (`source: answer`) and a `warning` says so. `free` allows free synthesis.

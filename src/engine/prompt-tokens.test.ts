@@ -1,5 +1,5 @@
 /**
- * What the prompts carry (issue 29 item 5), on scripted teams on the virtual clock: each answer
+ * What the prompts carry, on scripted teams on the virtual clock: each answer
  * once per prompt, shortened only where the mode allows (a later answer with an earlier one's
  * number named, a very long one bounded, the presenter's own answer and free-form answers whole),
  * and a refused call's retry that does not grow per attempt.

@@ -1,5 +1,5 @@
 /**
- * What the models are told (COORDINATION.md "Prompts"): the rules stated plainly, the current
+ * What the models are told (docs/coordination.md "Prompts"): the rules stated plainly, the current
  * answers in tagged blocks (`<agent1> … </agent1>`), anonymous ids only. Prompts are kept short:
  * small local models slow down sharply past a few hundred tokens of prompt.
  */
@@ -34,8 +34,8 @@ export function sensitivityLine(sensitivity: "lenient" | "balanced" | "strict"):
 }
 
 /**
- * The persona as an agent's system prompt states it (COORDINATION.md "Other modes", personas): as
- * generated while the agent sees no other agent's answer; once it can, softened to a preference,
+ * The persona as an agent's system prompt states it (docs/coordination.md "Other modes", personas):
+ * as generated while the agent sees no other agent's answer; once it can, softened to a preference,
  * so it judges every answer on its merits instead of defending its first view.
  * @param peersVisible the round shows at least one answer by another agent.
  */
@@ -170,7 +170,8 @@ function changedAnswersBlock(
 }
 
 /**
- * The update message of COORDINATION.md step 4: new answers arrived while the agent worked.
+ * The update message of docs/coordination.md "Voting mode" step 4: new answers arrived while the
+ * agent worked.
  * @param shown labels of the answers already in the conversation: only the others are repeated.
  */
 export function updateMessage(

@@ -1,7 +1,8 @@
 /**
- * Models that do not follow the protocol (issue 25), as protocol traces on a virtual clock: plain
- * text, unknown tools, cut-off JSON, two answers in one reply, a model that never votes, the run
- * budget, answers kept when every agent is removed, and a prompt that outgrows the context.
+ * Models that do not follow the protocol (docs/real-models.md), as protocol traces on a virtual
+ * clock: plain text, unknown tools, cut-off JSON, two answers in one reply, a model that never
+ * votes, the run budget, answers kept when every agent is removed, and a prompt that outgrows the
+ * context.
  */
 import { describe, expect, test } from "vitest";
 import type { Backend, BackendChunk } from "../backends/index.js";

@@ -2,7 +2,7 @@
  * The pieces of a round's conversation (`./agent-round.ts`): the assistant message of a reply,
  * the results given to tool calls (a working tool's, a refused or ignored workflow call's), and
  * the refusals a model is sent when its reply held no valid workflow call, with the tools that
- * exist (issue 25 item 1).
+ * exist (docs/real-models.md).
  */
 import type { ChatMessage, ToolCall, ToolSpec } from "../backends/index.js";
 import type { LocalTool } from "../tools/index.js";

@@ -1,10 +1,11 @@
 /**
  * The engine's entry point: `runCoordination(options)` returns the run as an
- * `AsyncIterable<CoordEvent>` (ARCHITECTURE.md "One idea holds it together"). It never writes
- * to stdout, files or the network; backends, clock and signal are passed in (STYLE.md rule 1).
+ * `AsyncIterable<CoordEvent>` (docs/architecture.md "One stream"). It never writes
+ * to stdout, files or the network; backends, clock and signal are passed in (CONTRIBUTING.md
+ * rule 1).
  *
- * Implements COORDINATION.md: the coordination modes (`./modes/`), the orchestrator timeout, the
- * winner and the final presentation.
+ * Implements docs/coordination.md: the coordination modes (`./modes/`), the orchestrator timeout,
+ * the winner and the final presentation.
  */
 import { setMaxListeners } from "node:events";
 import type { Clock } from "../clock.js";
@@ -75,7 +76,8 @@ export interface RunCoordinationOptions {
   notices?: NoticeSource;
   /**
    * True when context paths with write permission exist: the final presentation then always
-   * runs, since only the presenter may write there (COORDINATION.md step 7 and "Other modes").
+   * runs, since only the presenter may write there (docs/coordination.md "Voting mode" step 7
+   * and "Other modes").
    */
   presenterWrites?: boolean;
   /**
@@ -107,7 +109,7 @@ const STOPPED_MESSAGE: Record<StopReason, string> = {
 
 async function execute(options: RunCoordinationOptions, baseEmitter: Emitter): Promise<void> {
   const { clock } = options;
-  // Every event passes the budget meter and the degradation record (issue 25 items 2 and 3).
+  // Every event passes the budget meter and the degradation record (docs/real-models.md).
   const meter = new BudgetMeter(effectiveBudget(options.budget, options.agents.length));
   const degraded: string[] = [];
   let onLimit: (reached: LimitReached) => void = () => undefined;
@@ -227,8 +229,8 @@ async function execute(options: RunCoordinationOptions, baseEmitter: Emitter): P
 
   if (stopped !== undefined)
     return void runEnd(stopped, stopDetailOf(options.signal!) ?? STOPPED_MESSAGE[stopped]);
-  // No accepted answer is thrown away (issue 25 item 3): a run that failed, ran out of budget or
-  // time after answers were accepted presents the best of them.
+  // No accepted answer is thrown away (docs/real-models.md): a run that failed, ran out of budget
+  // or time after answers were accepted presents the best of them.
   const choice = mode.chooseWinner(end === "completed" ? "completed" : "timeout", context);
   if (choice === undefined && end === "failed") return void runEnd("failed", failureMessage(team));
   if (choice === undefined && end === "budget") {

@@ -1,5 +1,5 @@
 /**
- * Named scripted scenarios of COORDINATION.md, shared by the engine tests and the benchmarks.
+ * Named scripted scenarios of docs/coordination.md, shared by the engine tests and the benchmarks.
  * Each maps agent ids (config order) to the steps their backend plays.
  */
 import type { ScriptedStep } from "../backends/index.js";

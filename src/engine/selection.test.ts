@@ -1,6 +1,7 @@
 /**
- * How the winner is chosen (issue 26; ./selection.ts): scripted teams on a virtual clock, the
- * `winner` and `final-answer` events they end with, and the ranking itself on hand-made runs.
+ * How the winner is chosen (docs/coordination.md; ./selection.ts): scripted teams on a virtual
+ * clock, the `winner` and `final-answer` events they end with, and the ranking itself on hand-made
+ * runs.
  */
 import { describe, expect, test } from "vitest";
 import type { CoordEvent, EventOf } from "../events/index.js";

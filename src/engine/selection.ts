@@ -1,6 +1,6 @@
 /**
- * Choosing the winning answer from everything the run produced (issue 26 items 1, 2 and 4;
- * docs/coordination.md "How the winner is chosen"). Pure: `../team.ts` gathers the answers and
+ * Choosing the winning answer from everything the run produced (docs/coordination.md
+ * "How the winner is chosen"). Pure: `../team.ts` gathers the answers and
  * votes, this ranks them.
  *
  * 1. **Groups.** Every answer accepted in the run (first answers and revisions, superseded ones

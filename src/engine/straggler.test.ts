@@ -1,5 +1,5 @@
 /**
- * The straggler rule (issue 17 item 4; COORDINATION.md "Limits and failures"): with the config's
+ * The straggler rule (docs/coordination.md "Limits and failures"): with the config's
  * default timeouts, one agent whose provider never answers no longer holds the run for the
  * orchestrator timeout: once the others are done and a winner could be chosen, it is cut after
  * `straggler_timeout_seconds` (virtual clock), with a `straggler-cut` event, and the run ends

@@ -1,6 +1,6 @@
 /**
  * The team's shared state during coordination: each agent's answer, vote and liveness, the
- * answer set and its version, and the tally (COORDINATION.md steps 3 and 6).
+ * answer set and its version, and the tally (docs/coordination.md "Voting mode" steps 3 and 6).
  */
 import type { Backend } from "../backends/index.js";
 import type { PlanDraft, PlanTask } from "../events/index.js";
@@ -202,12 +202,12 @@ export class Team {
   }
 
   /**
-   * The winner by conclusion groups (COORDINATION.md step 6; rules in `./selection.ts`): every
-   * answer of the run grouped by conclusion, a group with more than half of the current votes
-   * wins, else the evidence ranking (votes + agents that answered it, then first answers, then
-   * votes from outside, then the earliest answer). `winner` holds the group's representative
-   * answer; `votes` are the group's current votes; `byAgentId` the current votes per answer's
-   * author. Undefined when no agent holds an answer.
+   * The winner by conclusion groups (docs/coordination.md "Voting mode" step 6; rules in
+   * `./selection.ts`): every answer of the run grouped by conclusion, a group with more than half
+   * of the current votes wins, else the evidence ranking (votes + agents that answered it, then
+   * first answers, then votes from outside, then the earliest answer). `winner` holds the group's
+   * representative answer; `votes` are the group's current votes; `byAgentId` the current votes per
+   * answer's author. Undefined when no agent holds an answer.
    */
   tally():
     | {

@@ -1,5 +1,5 @@
 /**
- * The text protocol (issue 25 item 4; docs/real-models.md "The text protocol"): how a
+ * The text protocol (docs/real-models.md "The text protocol"): how a
  * reply with no workflow call is still heard. Real models often answer in plain text ("Sure! The
  * answer is 18.") or call a tool that does not exist (`final_answer`); after at most one refusal
  * (at once in quick and single-agent modes) such a reply counts as the agent's workflow call:

@@ -1,5 +1,5 @@
 /**
- * The tie round (issue 26 item 2; ./tie-break.ts, `orchestrator.tie_break`): scripted teams on a
+ * The tie round (./tie-break.ts, `orchestrator.tie_break`): scripted teams on a
  * virtual clock whose vote ends 1–1–1, as protocol traces; what the tie round's requests offered
  * and showed; a tie that stays a tie; the budget reached before the round; an agent that
  * misbehaves in it.

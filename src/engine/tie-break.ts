@@ -1,5 +1,5 @@
 /**
- * Ties broken on new evidence (issue 26 item 2; docs/selection.md "Ties"). When voting ends with
+ * Ties broken on new evidence (docs/selection.md "Ties"). When voting ends with
  * the best conclusion groups tied (`Team.tally().tieBroken`: no majority, equal scores), nothing in
  * the run tells them apart, so the protocol spends one more round per live agent, once per run
  * (`orchestrator.tie_break`):

@@ -1,6 +1,6 @@
 /**
- * Voting mode, COORDINATION.md steps 1–7: whole event sequences (as one-line traces) for the
- * protocol's cases, plus what really reached each model.
+ * Voting mode, docs/coordination.md "Voting mode" steps 1–7: whole event sequences (as one-line
+ * traces) for the protocol's cases, plus what really reached each model.
  */
 import { describe, expect, test } from "vitest";
 import type { LocalTool } from "../tools/tool.js";
@@ -338,8 +338,8 @@ describe("voting mode", () => {
   });
 
   test("an answer identical to an existing one is heard as a vote for it", async () => {
-    // b writes a's answer word for word: agreement, not a refusal (issue 25). b had not seen
-    // agent1.1 yet, so the vote is first refused as stale and b votes again in the same round.
+    // b writes a's answer word for word: agreement, not a refusal (docs/real-models.md). b had not
+    // seen agent1.1 yet, so the vote is first refused as stale and b votes again in the same round.
     const { events, backends } = await runScripted({
       a: [{ answer: "4" }, { vote: "agent1", reason: "r" }, { text: "final" }],
       b: [

@@ -1,8 +1,9 @@
 /**
- * The wave structure of voting mode (issue 19; COORDINATION.md step 5, "No wasted rounds"): on a
- * virtual clock where every model call takes 500 ms, the model calls that start at the same
- * instant form one wave. Agents that agree finish in three waves: answer, vote, present — also
- * when the later agents' identical answers are heard as votes and they vote again in the round.
+ * The wave structure of voting mode (docs/coordination.md "Voting mode" step 5, "No wasted
+ * rounds"): on a virtual clock where every model call takes 500 ms, the model calls that start at
+ * the same instant form one wave. Agents that agree finish in three waves: answer, vote, present —
+ * also when the later agents' identical answers are heard as votes and they vote again in the
+ * round.
  */
 import { describe, expect, test } from "vitest";
 import type { ScriptedStep } from "../backends/index.js";

@@ -1,7 +1,7 @@
 /**
- * The workflow tools of COORDINATION.md step 2, given to the model as real tool schemas. A round
- * must end in exactly one of them; other tools run inside the round. Which of them a round may
- * use is the coordination mode's choice (`./modes/mode.ts` `workflowToolNames`).
+ * The workflow tools of docs/coordination.md "Voting mode" step 2, given to the model as real tool
+ * schemas. A round must end in exactly one of them; other tools run inside the round. Which of them
+ * a round may use is the coordination mode's choice (`./modes/mode.ts` `workflowToolNames`).
  */
 import type { ToolCall, ToolSpec } from "../backends/index.js";
 

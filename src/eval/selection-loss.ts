@@ -1,5 +1,5 @@
 /**
- * The team's selection loss (issue 26; docs/eval.md "Selection loss"): on items where some answer
+ * The team's selection loss (docs/eval.md "Selection loss"): on items where some answer
  * the team accepted was right, whether the team's final answer kept it — lost in the `vote` (the
  * winning answer was already wrong) or in the `presentation` (the winning answer was right, the
  * presented one not). Read from the team runs' recorded `answers` and `winning_answer`

@@ -1,6 +1,6 @@
 /**
- * Renders docs/events.md, the event reference, from the zod schema (STYLE.md rule 13: docs come
- * from code; `test/docs.test.ts` fails when the file drifts).
+ * Renders docs/events.md, the event reference, from the zod schema (CONTRIBUTING.md rule 13: docs
+ * come from code; `test/docs.test.ts` fails when the file drifts).
  */
 import { z } from "zod";
 import { coordEventSchema, EVENT_SCHEMA_VERSION } from "./events.js";

@@ -1,7 +1,7 @@
 /**
  * The CoordEvent union: the one contract between the coordination engine and everything that
- * renders, logs, serves or replays a run (ARCHITECTURE.md "One idea holds it together",
- * COORDINATION.md "Events").
+ * renders, logs, serves or replays a run (docs/architecture.md "One stream",
+ * docs/coordination.md "Events").
  *
  * Every event carries the same envelope `{v, seq, time, runId, type, agentId?}`. The persisted
  * form (events.jsonl) is exactly this object, one per line; `v` is the schema version and a
@@ -25,7 +25,7 @@ import { PlanTask } from "./plan.js";
 export const EVENT_SCHEMA_VERSION = 2;
 
 /**
- * Why a run ended (COORDINATION.md "Events": `run-end.reason`): `completed` (a final answer),
+ * Why a run ended (docs/coordination.md "Events": `run-end.reason`): `completed` (a final answer),
  * `failed` (every agent failed), `timeout` (the orchestrator or a caller's timeout), `interrupted`
  * (Ctrl+C, SIGTERM, a client that went away), `shutdown` (the server stopping).
  */
@@ -36,7 +36,7 @@ export type RunEndReason = z.infer<typeof RunEndReason>;
 export const StopReason = z.enum(["timeout", "interrupted", "shutdown"]);
 export type StopReason = z.infer<typeof StopReason>;
 
-/** Coordination modes the engine implements (COORDINATION.md "Voting mode", "Other modes"). */
+/** Coordination modes the engine implements (docs/coordination.md "Voting mode", "Other modes"). */
 export const CoordinationMode = z.enum([
   "voting",
   "quick",
@@ -93,7 +93,7 @@ const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ ...envelope, type: z.literal(type), ...shape });
 
 /**
- * One streamed block of a model call (STYLE.md rule 2): `<kind>-start`, any number of
+ * One streamed block of a model call (CONTRIBUTING.md rule 2): `<kind>-start`, any number of
  * `<kind>-delta`, `<kind>-end`, sharing a `blockId` unique within the run.
  */
 const streamedBlock = <K extends string>(kind: K) => {
@@ -107,7 +107,7 @@ const streamedBlock = <K extends string>(kind: K) => {
 
 /**
  * Builds the zod schema of {@link CoordEvent}; {@link coordEventSchema} keeps the one built. Kept
- * out of module load: its ~40 object schemas cost about 60 ms of start-up (issue 19), and a run
+ * out of module load: its ~40 object schemas cost about 60 ms of start-up, and a run
  * only writes events; readers of events.jsonl, the docs and the tests build it.
  */
 function buildCoordEventSchema() {

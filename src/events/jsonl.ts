@@ -1,6 +1,6 @@
 /**
  * JSON Lines form of the event stream (events.jsonl): one event object per line, UTF-8,
- * newline-terminated, append-only. STYLE.md rule 2 and 11: the reader accepts only schema
+ * newline-terminated, append-only. CONTRIBUTING.md rule 2 and 11: the reader accepts only schema
  * versions it knows and says which version it found otherwise.
  */
 import { StoredFileError } from "../errors.js";

@@ -1,7 +1,7 @@
 /**
- * Reads schema version 1 events (coord 0.1's events.jsonl) as version 2 (STYLE.md rule 11: every
- * released log version stays readable). The mapping is one event to one event, so `seq` and event
- * counts are unchanged and a v1 log replays to the same view model as before:
+ * Reads schema version 1 events (coord 0.1's events.jsonl) as version 2 (CONTRIBUTING.md rule 11:
+ * every released log version stays readable). The mapping is one event to one event, so `seq` and
+ * event counts are unchanged and a v1 log replays to the same view model as before:
  *
  * - `agent-round-start` is `round-start` (same fields);
  * - `text-delta` / `reasoning-delta` get the block id `v1:<agentId>:<round>:<kind>` (v1 had one

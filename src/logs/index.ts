@@ -1,5 +1,6 @@
 /**
- * `coord logs` as data (ARCHITECTURE.md "commands/" → logs): run selection, summaries, tool breakdowns, run lists and analysis prompts, all pure over the stored logs.
+ * `coord logs` as data (docs/architecture.md "Layers" → logs): run selection, summaries, tool
+ * breakdowns, run lists and analysis prompts, all pure over the stored logs.
  */
 export {
   ANALYSIS_LOGS_DIR,

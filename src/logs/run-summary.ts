@@ -2,8 +2,8 @@
  * `coord logs summary` as plain data (spec section 4.2): what one attempt of a run asked, who
  * won, what it cost, where the time went. Every number comes from the reducer's replay of the
  * attempt's events rendered by `toMetricsJson` — the function that wrote the run's metrics.json —
- * so the summary and metrics.json cannot disagree (STYLE.md rule 3). The one figure the reducer
- * does not keep, refused votes, is a count of `vote-refused` events.
+ * so the summary and metrics.json cannot disagree (CONTRIBUTING.md rule 3). The one figure the
+ * reducer does not keep, refused votes, is a count of `vote-refused` events.
  *
  * The JSON form (`--json`) is exactly {@link LogsSummaryJson}; docs/logs.md documents it.
  */

@@ -1,5 +1,5 @@
 /**
- * The GGUF model `--backend local` runs when no `--model` is given (issue 31): the tiny
+ * The GGUF model `--backend local` runs when no `--model` is given: the tiny
  * stories260K model shipped in the package's `models/` folder (models/README.md gives its source
  * and MIT license). It writes children's stories, not answers: it makes the first command work
  * on a fresh machine, offline and without a key.

@@ -3,7 +3,8 @@
  * question, the chat, `coord serve`, `logs analyze --mode self`): the environment (with
  * `~/.config/coord/.env` under it), the config (quick setup, `--config`, or discovery), the
  * working-directory context, the run budget flags, the coordination mode and the agents that
- * take part; then the run log's options. Spec sections 1 and 4.1; COORDINATION.md "Other modes".
+ * take part; then the run log's options. Spec sections 1 and 4.1; docs/coordination.md "Other
+ * modes".
  */
 import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";

@@ -1,7 +1,7 @@
 /**
  * From command-line flags to a runnable team: which config (quick setup, `--config`, or
  * discovery), which coordination mode, and which agents. Spec section 1 "Configuration
- * discovery", section 4.1, section 7; COORDINATION.md "Other modes".
+ * discovery", section 4.1, section 7; docs/coordination.md "Other modes".
  */
 import type { Config } from "../config/index.js";
 import type { EngineModeName } from "../engine/index.js";
@@ -119,7 +119,7 @@ export async function quickSetup(flags: {
 
 /**
  * Whether a `--single-agent VALUE` given without a question names an agent of the config the
- * flags select (issue 31: `coord --single-agent "go"` asks "go" when no agent is called `go`).
+ * flags select (`coord --single-agent "go"` asks "go" when no agent is called `go`).
  * A config that cannot be loaded counts as naming it: the run then reports that error itself.
  */
 export async function namesConfigAgent(

@@ -1,5 +1,5 @@
 /**
- * The run budget from config and flags (issue 25 item 2): the flags override the config's
+ * The run budget from config and flags: the flags override the config's
  * run-level keys, the engine gets only the limits that were set (it fills in its defaults), and
  * the defaults the config reference documents are the engine's.
  */

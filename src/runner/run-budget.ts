@@ -1,8 +1,9 @@
 /**
- * The run budget (issue 25 item 2) from the config's `budget:` keys and the run-level flags
- * `--max-calls`, `--max-tokens`, `--max-cost`: the flags override the config, and the result is
- * the engine's `RunBudget` (src/engine/budget.ts), whose absent limits the engine fills with its
- * defaults (`defaultBudget`: a call cap that scales with the team), so every run is bounded.
+ * The run budget (docs/real-models.md "The run budget") from the config's `budget:` keys and the
+ * run-level flags `--max-calls`, `--max-tokens`, `--max-cost`: the flags override the config, and
+ * the result is the engine's `RunBudget` (src/engine/budget.ts), whose absent limits the engine
+ * fills with its defaults (`defaultBudget`: a call cap that scales with the team), so every run is
+ * bounded.
  */
 import type { BudgetConfig, Config } from "../config/index.js";
 import type { RunBudget } from "../engine/index.js";

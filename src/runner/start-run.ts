@@ -1,6 +1,6 @@
 /**
- * Starts a configured team on one question and hands back the live run (ARCHITECTURE.md "One
- * idea holds it together"): builds the backends (retries, the request timeout, pricing), opens
+ * Starts a configured team on one question and hands back the live run (docs/architecture.md
+ * "One stream"): builds the backends (retries, the request timeout, pricing), opens
  * the run log, starts the engine, and publishes its events into one {@link LiveRun} whose first
  * subscriber is the log writer. Displays, the server's response, web sockets, viewers and
  * tracing subscribe to the same handle. The one composition shared by `coord "<question>"`,
@@ -170,7 +170,7 @@ export async function startRun(options: StartRunOptions): Promise<RunHandle> {
   await tools?.startMcp();
   const { runCoordination, RunStopped, stopDetailOf, stopReasonOf } =
     await import("../engine/index.js");
-  // A key streamed in pieces is redacted whole before any subscriber sees a piece (issue 30).
+  // A key streamed in pieces is redacted whole before any subscriber sees a piece.
   const { createStreamRedactor } = await import("../store/stream-redactor.js");
   const chunks = createStreamRedactor();
   const stopper = new AbortController();

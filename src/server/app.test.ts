@@ -1,5 +1,5 @@
 /**
- * The app of `coord serve` through `app.request()` (STYLE.md rule 12): every status of
+ * The app of `coord serve` through `app.request()` (CONTRIBUTING.md rule 12): every status of
  * docs/server.md on scripted teams (no keys, no network).
  */
 import { RunStopped } from "../engine/index.js";

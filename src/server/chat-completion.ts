@@ -1,10 +1,10 @@
 /**
  * One chat completion: runs the team on the request (src/runner/start-run.ts) and renders the
  * finished run as an OpenAI `chat.completion` object (spec section 4.3): `content` is the final
- * answer, `reasoning_content` the run's trace lines (COORDINATION.md "Events"), `usage` the
+ * answer, `reasoning_content` the run's trace lines (docs/coordination.md "Events"), `usage` the
  * run's token totals (the same figures as the run's metrics.json `totals.tokens`). A degraded run
- * (agents removed, the budget reached, the timeout; issue 25 item 3) still answers, and says why
- * in `coord.degraded` and in the trace's `[system] Degraded: …` lines.
+ * (agents removed, the budget reached, the timeout; docs/real-models.md) still answers, and says
+ * why in `coord.degraded` and in the trace's `[system] Degraded: …` lines.
  */
 import { randomBytes } from "node:crypto";
 import { relative } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `__proto__`, `constructor` and `prototype` in a chat request body (issue 30 item 9) are plain
+ * `__proto__`, `constructor` and `prototype` in a chat request body are plain
  * keys: JSON.parse makes them own properties, and readChatRequest reads only own fields, so a
  * body cannot smuggle `stream`, `model` or a message's `role` in through a prototype, nor change
  * any object's prototype.

@@ -1,9 +1,8 @@
 /**
- * Property-based fuzz of the chat request parser and the app around it (issue 17 "How it must
- * be shown"): thousands of generated bodies — arbitrary JSON, near-valid chat requests with
- * wrong types, roles, contents and models, raw text — never produce a 5xx, a crash or a stack
- * trace: every answer is a 2xx, or a 4xx (or the spec's 501 for `stream: true`) in the OpenAI
- * error shape with a one-line message.
+ * Property-based fuzz of the chat request parser and the app around it: thousands of generated
+ * bodies — arbitrary JSON, near-valid chat requests with wrong types, roles, contents and models,
+ * raw text — never produce a 5xx, a crash or a stack trace: every answer is a 2xx, or a 4xx (or the
+ * spec's 501 for `stream: true`) in the OpenAI error shape with a one-line message.
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

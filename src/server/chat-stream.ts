@@ -1,10 +1,10 @@
 /**
- * A chat completion answered as Server-Sent Events (`coord serve --stream`, issue 27 item 1), in
- * OpenAI's `chat.completion.chunk` format: a first chunk with the assistant role, the run's trace
- * lines as `reasoning_content` deltas while the team works (joined, they are the non-streaming
- * `reasoning_content`), the final answer as `content` deltas, a chunk with `finish_reason:
- * "stop"`, a usage chunk (`choices: []`) when `stream_options.include_usage`, then
- * `data: [DONE]`. A `: keep-alive` comment goes out after every `keepAliveMs` of silence, so
+ * A chat completion answered as Server-Sent Events (`coord serve --stream`;
+ * docs/server.md "Streaming"), in OpenAI's `chat.completion.chunk` format: a first chunk with the
+ * assistant role, the run's trace lines as `reasoning_content` deltas while the team works (joined,
+ * they are the non-streaming `reasoning_content`), the final answer as `content` deltas, a chunk
+ * with `finish_reason: "stop"`, a usage chunk (`choices: []`) when `stream_options.include_usage`,
+ * then `data: [DONE]`. A `: keep-alive` comment goes out after every `keepAliveMs` of silence, so
  * proxies and clients do not time out while agents think. A run that fails after the stream began
  * ends it with one `data: {"error": {…}}` event (the OpenAI error shape; no `[DONE]`), which the
  * SDKs raise as an API error. The client going away (the stream cancelled) stops the run.

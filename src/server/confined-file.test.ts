@@ -1,6 +1,6 @@
 /**
  * Files a request names (`model: "path:FILE"`): special files are refused by kind without a
- * blocking open, and a sparse file whose size is over the limit is never read (issue 30 item 4).
+ * blocking open, and a sparse file whose size is over the limit is never read.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtemp, realpath, truncate, writeFile } from "node:fs/promises";

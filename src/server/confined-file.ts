@@ -1,9 +1,9 @@
 /**
  * Files a request may name (`model: "path:FILE"`, `"local/FILE.gguf"`), confined to the server's
- * working directory (issue 17 item 2; docs/server.md "Security"): only regular files whose real
+ * working directory (docs/server.md "Security"): only regular files whose real
  * path (symbolic links resolved) lies under the real working directory, opened without blocking
  * (a FIFO never hangs a request), at most {@link MAX_ROUTED_CONFIG_BYTES} when read, and read
- * with a time limit, and never inside a folder a run writes (issue 30: run logs, workspaces).
+ * with a time limit, and never inside a folder a run writes (run logs, workspaces).
  * Errors name the request's own text, never the file's contents.
  */
 import { constants } from "node:fs";

@@ -1,8 +1,8 @@
 /**
- * `coord serve` applies the served team's run budget to every request (issue 25 items 2 and 3): a
- * looping team's request returns within the budget with the best answer so far, and the response
- * says why it is degraded (`coord.degraded`, the trace's `[system] Degraded:` lines); a request
- * whose budget ran out before any answer is a 500 saying which key to raise.
+ * `coord serve` applies the served team's run budget to every request (docs/real-models.md "The run
+ * budget"): a looping team's request returns within the budget with the best answer so far, and the
+ * response says why it is degraded (`coord.degraded`, the trace's `[system] Degraded:` lines); a
+ * request whose budget ran out before any answer is a 500 saying which key to raise.
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

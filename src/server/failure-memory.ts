@@ -1,6 +1,6 @@
 /**
  * Remembers the failures of paid team runs for a short while, so a client that retries a failed
- * request does not run the team again (docs/server.md "Retries"; issue 27 item 2).
+ * request does not run the team again (docs/server.md "Retries").
  *
  * LangChain JS and the AI SDK decide retries from the status code alone (they ignore
  * `x-should-retry: false`): LangChain retries every 5xx up to 6 times over 1–2 minutes, the AI

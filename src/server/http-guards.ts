@@ -1,7 +1,7 @@
 /**
  * Small HTTP checks shared by coord's servers (`coord serve`, the `--web` UI): the JSON media
  * type, OpenAI-shaped error responses, bearer auth, and telling a client that went away from a
- * server error (issue 30 item 6: a client that disconnects mid-body is one log line, no stack).
+ * server error (a client that disconnects mid-body is one log line, no stack).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";

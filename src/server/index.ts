@@ -1,4 +1,4 @@
-// The HTTP server's public API (ARCHITECTURE.md "server/"): the Hono app of `coord serve`, the
+// The HTTP server's public API (docs/architecture.md "Layers"): the Hono app of `coord serve`, the
 // served team, and the listening server with graceful shutdown.
 export { ApiError, type ApiErrorBody, type ApiErrorType } from "./api-error.js";
 export {

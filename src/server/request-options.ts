@@ -1,5 +1,5 @@
 /**
- * The chat-completions fields besides `model`, `messages` and `stream` (issue 27 item 3: no field
+ * The chat-completions fields besides `model`, `messages` and `stream` (no field
  * is accepted and silently ignored). What coord cannot serve is a 400 naming the parameter and
  * saying what it serves: `tools`, `functions`, a `tool_choice` / `function_call` other than
  * `none` / `auto`, `n` above 1, `logprobs: true`, `top_logprobs`, a `response_format` other than

@@ -4,7 +4,7 @@
  * `@examples/NAME`, `path:FILE` (a config file in the operator's `--teams DIR`), or
  * `<backend>/<model>` for a single agent (quick setup).
  *
- * Routing reaches only what the operator consented to (docs/security.md, issue 30):
+ * Routing reaches only what the operator consented to (docs/security.md):
  * `@examples/` names only built-in examples that do not act (no commands, file tools or MCP
  * servers); `path:` only regular files under `--teams DIR`, never inside a folder runs write
  * (`./team-policy.ts`), and a team there that acts only with `--allow-acting-teams`; a `local/`

@@ -1,5 +1,5 @@
 /**
- * The socket time limits' settings (issue 30 item 6): the COORD_SERVER_*_TIMEOUT_MS variables
+ * The socket time limits' settings: the COORD_SERVER_*_TIMEOUT_MS variables
  * override the defaults one by one, and a value that is not a whole number of milliseconds is a
  * ConfigError naming the variable (never a silent default, never Node's own range error).
  */

@@ -41,7 +41,7 @@ export interface StartServerOptions {
 }
 
 /**
- * Time limits on every socket (issue 30 item 6: a client cannot hold the server), ms:
+ * Time limits on every socket (so a client cannot hold the server), ms:
  * - `headersMs`: from a request's first byte until its headers are in (else 408, closed);
  * - `bodyMs`: from a request's first byte until its whole body is in (else 408, closed); the
  *   answer may take as long as the run needs;

@@ -1,5 +1,5 @@
 /**
- * `response_format` `json_object` / `json_schema` honoured (issue 27 item 3): every agent is told
+ * `response_format` `json_object` / `json_schema` honoured: every agent is told
  * (in the system message the request adds to the run) to answer with one JSON object — matching
  * the schema when there is one — and the team's final answer is checked before it is sent: the
  * JSON is taken from the answer (the whole text, a fenced ```json block, or the outermost `{…}`),

@@ -1,5 +1,5 @@
 /**
- * Which teams act, and which folders runs write (issue 30 item 1): `actingReasons` agrees with
+ * Which teams act, and which folders runs write: `actingReasons` agrees with
  * the runner's own test for tools on every built-in example, so a team the server calls quiet is
  * one that gets no tools; `insideRunOutput` catches the output folders however a path names them;
  * `teamForModel` refuses what the operator did not name.

@@ -1,5 +1,5 @@
 /**
- * Which teams `coord serve` may run (issue 30 item 1; docs/security.md): a team that acts — runs
+ * Which teams `coord serve` may run (docs/security.md): a team that acts — runs
  * commands, has file tools (a workspace or context paths), MCP servers, or is a `claude_code`
  * agent — is served only with the operator's `--allow-acting-teams`; and nothing a run writes
  * (run logs, `.coord/` workspaces and sessions, snapshot folders) can be loaded as a config.

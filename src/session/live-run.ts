@@ -1,5 +1,5 @@
 /**
- * One live run, many subscribers (ARCHITECTURE.md "One idea holds it together"): the run's events
+ * One live run, many subscribers (docs/architecture.md "One stream"): the run's events
  * are reduced once into {@link RunState}, and every consumer — the log writer, the terminal and
  * plain displays, the server's response, a web socket, a viewer, tracing — is a subscriber that
  * receives each event with the state it leads to. Subscribers see the same events in the same

@@ -1,6 +1,6 @@
 /**
  * metrics.json: the usage summary the log writer writes when a run closes, rendered from the
- * reducer's {@link RunState} by {@link toMetricsJson} (ARCHITECTURE.md "Files on disk").
+ * reducer's {@link RunState} by {@link toMetricsJson} (docs/architecture.md "Files on disk").
  */
 import type { CoordinationMode, RoundOutcome, RunEndReason } from "../events/index.js";
 import type { Counters } from "./counters.js";

@@ -1,5 +1,5 @@
 /**
- * The one reducer (ARCHITECTURE.md "One idea holds it together", STYLE.md rule 3): folds the
+ * The one reducer (docs/architecture.md "One stream", CONTRIBUTING.md rule 3): folds the
  * CoordEvent stream into the view model every consumer shares — the terminal UI, the web UI, the
  * viewer's replay, `coord logs`, and the log writer's status.json / metrics.json.
  *

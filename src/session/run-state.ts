@@ -1,5 +1,5 @@
 /**
- * The view model the reducer builds (STYLE.md rule 3): {@link RunState} with one
+ * The view model the reducer builds (CONTRIBUTING.md rule 3): {@link RunState} with one
  * {@link AgentState} per agent, the state before any event, and the run's wall time.
  *
  * Units: `*At` fields are milliseconds since the Unix epoch (parsed from event `time`), `*Ms`

@@ -1,6 +1,6 @@
 /**
  * status.json: the snapshot of a run the log writer rewrites while it goes on, rendered from the
- * reducer's {@link RunState} by {@link toStatusJson} (ARCHITECTURE.md "Files on disk").
+ * reducer's {@link RunState} by {@link toStatusJson} (docs/architecture.md "Files on disk").
  */
 import type { CoordinationMode, RunEndReason } from "../events/index.js";
 import { costUsdOf, type UsageTotals } from "./counters.js";

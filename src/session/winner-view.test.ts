@@ -1,5 +1,5 @@
 /**
- * The winner's conclusion groups in the view model (issue 26 item 1): the reducer keeps the
+ * The winner's conclusion groups in the view model: the reducer keeps the
  * `winner` event's groups with each group's agents named, status.json carries them, and logs
  * from before groups still read. Events come from real scripted runs of the engine.
  */

@@ -1,5 +1,5 @@
 /**
- * The winner's view model (issue 26 item 1): the `winner` event turned into {@link WinnerInfo},
+ * The winner's view model: the `winner` event turned into {@link WinnerInfo},
  * with the answers grouped by conclusion and each group's agents named by their real ids, and the
  * JSON form of the groups that status.json and `coord logs summary --json` carry. Pure.
  *

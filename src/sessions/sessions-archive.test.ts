@@ -1,5 +1,5 @@
 /**
- * The sessions archive (issue 19): sessions.json stays at most REGISTRY_CAP records however long
+ * The sessions archive: sessions.json stays at most REGISTRY_CAP records however long
  * the history is, and listing, `get` and continuing a session still see every session.
  */
 import { appendFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * The archive of older sessions (issue 19, "bookkeeping constant per run"): `sessions.json` keeps
+ * The archive of older sessions (bookkeeping stays constant per run): `sessions.json` keeps
  * at most {@link REGISTRY_CAP} records, so rewriting it costs the same however long the history
  * grows; when a new session pushes it over, its oldest finished records move to
  * `~/.coord/sessions-archive.jsonl`, one JSON record per line, appended (never rewritten).

@@ -1,6 +1,6 @@
 /**
- * Memory sessions (spec section 2 "Memory session", ARCHITECTURE.md "Files on disk"): every chat
- * and every single query belongs to a session `session_<YYYYMMDD>_<HHMMSS>` (local time; `_2`,
+ * Memory sessions (spec section 2 "Memory session", docs/architecture.md "Files on disk"): every
+ * chat and every single query belongs to a session `session_<YYYYMMDD>_<HHMMSS>` (local time; `_2`,
  * `_3`, … when that second is taken).
  *
  * - `~/.coord/sessions.json`: the registry, `{version: 1, sessions: SessionRecord[]}`, rewritten
@@ -15,7 +15,7 @@
  *   answer, winner, times), written atomically; the history a continued session feeds the agents.
  *
  * Paths come from the injected `home`; times from the injected `now`; the process id and the
- * "is it alive" check are injectable too (STYLE.md rule 9).
+ * "is it alive" check are injectable too (CONTRIBUTING.md rule 9).
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -177,7 +177,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const root = join(options.home, ".coord");
   const registryPath = join(root, "sessions.json");
   const archivePath = archivePathOf(registryPath);
-  // A session id names a folder: childPath refuses one that would leave sessions/ (issue 30).
+  // A session id names a folder: childPath refuses one that would leave sessions/.
   const turnsDir = (id: string) => childPath(join(root, "sessions"), id);
   let queue: Promise<unknown> = Promise.resolve();
 

@@ -1,7 +1,7 @@
 /**
  * A finished run, written down as a session turn ({@link TurnRecord}): the question, the final
- * answer, the winner, the answers and the votes, the personas, why it was degraded, derived from the reducer's state (STYLE.md
- * rule 3: nothing is tracked twice).
+ * answer, the winner, the answers and the votes, the personas, why it was degraded, derived from
+ * the reducer's state (CONTRIBUTING.md rule 3: nothing is tracked twice).
  */
 import type { RunState } from "../session/index.js";
 import type { TurnRecord } from "./sessions.js";

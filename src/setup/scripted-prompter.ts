@@ -1,7 +1,7 @@
 /**
- * A {@link Prompter} that plays scripted answers (STYLE.md rule 6: test doubles are product code):
- * each step names the kind of question and a part of its message, and fails loudly when the flow
- * asks something else, picks an option that is not offered, or leaves steps unplayed.
+ * A {@link Prompter} that plays scripted answers (CONTRIBUTING.md rule 6: test doubles are product
+ * code): each step names the kind of question and a part of its message, and fails loudly when the
+ * flow asks something else, picks an option that is not offered, or leaves steps unplayed.
  */
 import { BACK, type Back, type Choice, type Prompter, SetupCancelled } from "./prompter.js";
 

@@ -1,8 +1,8 @@
 /**
- * Atomic file replacement (ARCHITECTURE.md "Files on disk"): readers that look while the run goes
- * on (status.json) see either the old file or the new one, never half of one.
+ * Atomic file replacement (docs/architecture.md "Files on disk"): readers that look while the run
+ * goes on (status.json) see either the old file or the new one, never half of one.
  *
- * Its own few lines rather than the `write-file-atomic` package on this path (issue 29): that
+ * Its own few lines rather than the `write-file-atomic` package on this path: that
  * package resolves the target's real path in JavaScript (an lstat per path component), stats,
  * chowns the temp file and registers an exit handler on every write, which made the
  * log files of a run a visible share of `coord serve`'s CPU. Here a write is: write the temp

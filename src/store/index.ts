@@ -1,5 +1,6 @@
 /**
- * The store's public API (ARCHITECTURE.md "store/"): the run log directory layout, its writer (a live-run subscriber) and reader, atomic writes and secret redaction.
+ * The store's public API (docs/architecture.md "Layers"): the run log directory layout, its writer
+ * (a live-run subscriber) and reader, atomic writes and secret redaction.
  */
 export { writeFileAtomic } from "./atomic-write.js";
 export {

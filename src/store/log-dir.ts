@@ -1,5 +1,5 @@
 /**
- * Run log directories (ARCHITECTURE.md "Files on disk"; spec §2 "Log directory"):
+ * Run log directories (docs/architecture.md "Files on disk"; spec §2 "Log directory"):
  * `<root>/log_<YYYYMMDD>_<HHMMSS>[_<suffix>]/turn_<n>/attempt_<n>/`. The root is
  * `agent_outputs` in the working directory unless the caller passes `COORD_LOG_DIR`; this module
  * never reads the environment.

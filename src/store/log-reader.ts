@@ -1,6 +1,7 @@
 /**
  * Reads a run log back (`coord logs`, `coord viewer`, `coord export`, the server): the events of
- * one attempt directory, replayed through the same reducer the live run used (STYLE.md rule 3).
+ * one attempt directory, replayed through the same reducer the live run used (CONTRIBUTING.md
+ * rule 3).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";

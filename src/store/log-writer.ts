@@ -1,5 +1,5 @@
 /**
- * The run log writer (ARCHITECTURE.md "Files on disk"): one subscriber of the live run
+ * The run log writer (docs/architecture.md "Files on disk"): one subscriber of the live run
  * (`src/session/live-run.ts`) that writes a run down in
  * `<root>/log_<time>[_<n>]/turn_<n>/attempt_<n>/`. It is given each event with the state the
  * run's one reducer pass led to; it reduces nothing itself.

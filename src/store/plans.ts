@@ -1,5 +1,5 @@
 /**
- * Stored plans (spec §2 "Plan", issue 11; docs/planning.md): one folder per plan,
+ * Stored plans (spec §2 "Plan"; docs/planning.md): one folder per plan,
  * `<cwd>/.coord/plans/plan_<YYYYMMDD_HHMMSS_ffffff>/`, holding
  *
  * - `plan.json`: `{ plan_id, question, chunks, tasks }`, the tasks with their current status;

@@ -1,5 +1,5 @@
 /**
- * Redaction across stream chunks (issue 30 item 9): a key a model streams in pieces
+ * Redaction across stream chunks: a key a model streams in pieces
  * (`sk-pro` + `j-abc…` + `…xyz`) is in no single delta, so redacting each delta alone lets every
  * piece through. The run log writer passes its events through a {@link StreamRedactor} first.
  *

@@ -1,5 +1,5 @@
 /**
- * The always-refused commands (issue 30 row 10): the bypasses of the old pattern list are
+ * The always-refused commands: the bypasses of the old pattern list are
  * refused, and never run: `sudo` and `rm` are fakes on PATH that would leave a mark in the
  * workspace, and the tool runs in bubblewrap, so a miss could harm nothing (docs/tools.md
  * "Commands"). Ordinary commands that merely mention the words pass.

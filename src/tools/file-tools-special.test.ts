@@ -1,5 +1,5 @@
 /**
- * The file tools against what an agent can put on disk (issue 30 items 4 and 5): a FIFO, a device,
+ * The file tools against what an agent can put on disk: a FIFO, a device,
  * a 1 GB sparse file, and a pattern that backtracks exponentially in JavaScript's engine. Each call
  * answers promptly (no hang, no sleep to wait for) with an error or at most its cap.
  */

@@ -1,5 +1,5 @@
 /**
- * Glob patterns matched in linear time (issue 30 item 5): the same answers as tinyglobby given the
+ * Glob patterns matched in linear time: the same answers as tinyglobby given the
  * pattern (what find_files did before) on ordinary patterns, and no stall on the patterns that
  * make picomatch's RegExp backtrack for seconds to minutes.
  */

@@ -1,6 +1,6 @@
 /**
  * Glob patterns of `find_files` and `search_files` (docs/tools.md "File tools"), matched in linear
- * time (issue 30 item 5). picomatch turns a glob into a backtracking JavaScript RegExp, so
+ * time. picomatch turns a glob into a backtracking JavaScript RegExp, so
  * `*a*a*a*a*a*a*a*a*b` against a 60-character file name takes 30 s and `@(a*)+(a*)*(a*)b` minutes;
  * here the glob is translated into RE2 syntax and matched by `re2js` instead. The folder is still
  * walked by tinyglobby, with the fixed pattern `**`; only the caller's pattern goes through this.

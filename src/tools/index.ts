@@ -1,5 +1,5 @@
 /**
- * Tools that run inside rounds (ARCHITECTURE.md "tools/"; docs/tools.md): the interfaces the
+ * Tools that run inside rounds (docs/architecture.md "Layers"; docs/tools.md): the interfaces the
  * engine sees. The builders (file tools, commands, MCP servers, workspaces) load lazily with
  * `import("./team-tools.js")`, so `coord --help` never loads the MCP SDK.
  */

@@ -1,5 +1,5 @@
 /**
- * A kernel limit on a sandboxed command's process count (issue 30 item 2, docs/tools.md
+ * A kernel limit on a sandboxed command's process count (docs/tools.md
  * "Commands"): where the cgroup v1 `pids` controller is writable (root on Linux, as on coord's CI
  * machines), each sandboxed command runs in a cgroup of its own whose `pids.max` is twice the
  * process limit, so a fork bomb's forks fail there instead of filling the machine's process table

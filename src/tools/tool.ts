@@ -1,8 +1,8 @@
 /**
  * A tool that runs inside a round (files, commands, MCP), as opposed to the workflow tools that
- * end one (COORDINATION.md step 2). The engine runs these in its own tool loop and reports each
- * call as `tool-call` / `tool-result` events with its duration; tools are built outside the
- * engine (this folder, wired by the runner) and may do I/O.
+ * end one (docs/coordination.md "Voting mode" step 2). The engine runs these in its own tool loop
+ * and reports each call as `tool-call` / `tool-result` events with its duration; tools are built
+ * outside the engine (this folder, wired by the runner) and may do I/O.
  */
 import type { ToolSpec } from "../backends/index.js";
 
@@ -11,8 +11,8 @@ export interface ToolCallContext {
   /** Real id of the calling agent. */
   agentId: string;
   /**
-   * True while the agent writes the final answer (COORDINATION.md step 7): only then may it write
-   * to context paths with `write` permission.
+   * True while the agent writes the final answer (docs/coordination.md "Voting mode" step 7): only
+   * then may it write to context paths with `write` permission.
    */
   presenting: boolean;
   /** Aborts the call (the round was stopped). */

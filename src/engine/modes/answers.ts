@@ -1,7 +1,8 @@
 /**
- * The workflow actions modes share (COORDINATION.md steps 2, 3 and 6): recording an answer (it
- * replaces the author's previous one, clears every vote and bumps the answer-set version),
- * checking a new answer against the current ones, and recording a vote or refusing a stale one.
+ * The workflow actions modes share (docs/coordination.md "Voting mode" steps 2, 3 and 6): recording
+ * an answer (it replaces the author's previous one, clears every vote and bumps the answer-set
+ * version), checking a new answer against the current ones, and recording a vote or refusing a
+ * stale one.
  */
 import { jaccard, NOVELTY_THRESHOLDS } from "../novelty.js";
 import { personaPrompt, staleVoteMessage } from "../prompts.js";
@@ -11,8 +12,9 @@ import type { WorkflowCall } from "../workflow-tools.js";
 import type { ModeContext } from "./mode.js";
 
 /**
- * Answers one agent may give in a run when `max_new_answers_per_agent` is unset (issue 25 item
- * 1): every run is bounded even when a model never votes. Decomposition reads the key otherwise.
+ * Answers one agent may give in a run when `max_new_answers_per_agent` is unset
+ * (docs/real-models.md): every run is bounded even when a model never votes. Decomposition reads
+ * the key otherwise.
  */
 export const DEFAULT_MAX_ANSWERS_PER_AGENT = 5;
 
@@ -80,9 +82,9 @@ export function recordAnswer(
 }
 
 /**
- * Validates and records a vote (COORDINATION.md steps 2 and 4): refused when no answer exists or
- * the target has none; a vote cast on an answer set the agent had not seen is refused with the
- * current answers (`stale`), so the agent continues in the same conversation.
+ * Validates and records a vote (docs/coordination.md "Voting mode" steps 2 and 4): refused when no
+ * answer exists or the target has none; a vote cast on an answer set the agent had not seen is
+ * refused with the current answers (`stale`), so the agent continues in the same conversation.
  */
 export function submitVote(
   agent: AgentState,

@@ -1,5 +1,5 @@
 /**
- * `ask_others(question)`, planning mode's tool for `--broadcast human|agents` (issue 11 item 3;
+ * `ask_others(question)`, planning mode's tool for `--broadcast human|agents` (docs/planning.md;
  * MassGen's broadcast channel):
  *
  * - `human`: the question goes to the user through the injected {@link HumanChannel} (the

@@ -1,8 +1,8 @@
 /**
- * Decomposition mode's pre-coordination phase (COORDINATION.md "Other modes"): every agent gets
- * one subtask, from its config `subtask:` key, else from one decomposer call made with the first
- * live agent's backend (a structured output, see `./planning-call.ts`). When that call fails or
- * gives no usable output, every agent without a subtask takes {@link FALLBACK_SUBTASK} and a
+ * Decomposition mode's pre-coordination phase (docs/coordination.md "Other modes"): every agent
+ * gets one subtask, from its config `subtask:` key, else from one decomposer call made with the
+ * first live agent's backend (a structured output, see `./planning-call.ts`). When that call fails
+ * or gives no usable output, every agent without a subtask takes {@link FALLBACK_SUBTASK} and a
  * `warning` event says so. Each assignment is a `subtask` event.
  */
 import type { EventOf } from "../../events/index.js";

@@ -1,5 +1,5 @@
 /**
- * What the models are told in decomposition mode (COORDINATION.md "Other modes"): the
+ * What the models are told in decomposition mode (docs/coordination.md "Other modes"): the
  * decomposer's request, each agent's round (its own subtask, the others' subtasks, the current
  * answers in tagged blocks), and the presenter's integration of every part. Anonymous ids only,
  * except in the presentation (real ids, as in voting mode's step 7).

@@ -1,6 +1,6 @@
 /**
- * Decomposition mode (`--coordination-mode decomposition`; COORDINATION.md "Other modes"): each
- * agent owns one subtask (its config `subtask:`, else the decomposer's, see `decomposer.ts`),
+ * Decomposition mode (`--coordination-mode decomposition`; docs/coordination.md "Other modes"):
+ * each agent owns one subtask (its config `subtask:`, else the decomposer's, see `decomposer.ts`),
  * works on it, reads the others' answers where they meet its own, refines with `new_answer`, and
  * ends with `stop(status, summary)` (`complete` or `blocked`) instead of a vote.
  *

@@ -1,5 +1,5 @@
 /**
- * Execution mode's plan tools (issue 11 item 4; docs/planning.md "Executing"): each agent keeps
+ * Execution mode's plan tools (docs/planning.md "Executing"): each agent keeps
  * its own copy of the plan ({@link TaskProgress}) and works through the chunk with
  *
  * - `get_task_plan()`: every task with its status;

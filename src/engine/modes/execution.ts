@@ -1,5 +1,5 @@
 /**
- * Execution mode (`--execute-plan`, the second phase of `--plan-and-execute`; issue 11 item 4,
+ * Execution mode (`--execute-plan`, the second phase of `--plan-and-execute`;
  * docs/planning.md): one run executes one chunk of a plan. Every agent works through the chunk
  * on its own, in its own workspace, with the plan tools (`execution-tools.ts`) and its file
  * tools; it gives its result with `new_answer` once no task of the chunk is in progress or

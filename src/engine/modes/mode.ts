@@ -1,6 +1,6 @@
 /**
- * The coordination-mode interface (COORDINATION.md "Voting mode", "Other modes"): everything that
- * differs between voting, quick, single agent, decomposition and the modes still to come
+ * The coordination-mode interface (docs/coordination.md "Voting mode", "Other modes"): everything
+ * that differs between voting, quick, single agent, decomposition and the modes still to come
  * (planning) is a method here; the coordinator (`../coordinator.ts`), the round (`../agent-round.ts`)
  * and the run (`../run.ts`) ask the mode instead of testing its name.
  *
@@ -138,7 +138,7 @@ export interface CoordinationModeSpec {
   prepare?(context: PrepareContext): Promise<void>;
   /**
    * Optional: the mode's own final presentation (decomposition: integrate every part). Default:
-   * the winner's presentation of COORDINATION.md step 7.
+   * the winner's presentation of docs/coordination.md "Voting mode" step 7.
    */
   presentation?(
     choice: WinnerChoice,

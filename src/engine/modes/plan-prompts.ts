@@ -1,5 +1,5 @@
 /**
- * What the models are told in planning and execution mode (docs/planning.md; COORDINATION.md
+ * What the models are told in planning and execution mode (docs/planning.md; docs/coordination.md
  * "Prompts": the rules stated plainly, anonymous ids only). Execution agents get the plan's
  * tasks, the chunk they execute and how to use the plan tools; planning agents get the plan's
  * format, its granularity and whom they may ask.

@@ -1,5 +1,5 @@
 /**
- * What the planning and execution modes are given (issue 11; docs/planning.md): the flags of a
+ * What the planning and execution modes are given (docs/planning.md): the flags of a
  * planning run (`--plan-depth`, `--plan-steps`, `--plan-chunks`, `--broadcast`), the plan and
  * chunk an execution run works on, and the channel through which the user answers questions.
  * The runner fills these in `ModeSettings.planning` / `ModeSettings.execution`.

@@ -1,5 +1,5 @@
 /**
- * A plan written as text (issue 25 item 6; docs/planning.md "A plan written as text"): when a
+ * A plan written as text (docs/planning.md "A plan written as text"): when a
  * planning agent's model writes its plan in prose or Markdown instead of calling `submit_plan`,
  * its list items become the tasks, in order (`T1`, `T2`, …; each depends on none, priority
  * medium, spread evenly over `--plan-chunks` when set); without a list the whole text is one

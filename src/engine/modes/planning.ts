@@ -1,5 +1,5 @@
 /**
- * Planning mode (`--plan`, the first phase of `--plan-and-execute`; issue 11, docs/planning.md):
+ * Planning mode (`--plan`, the first phase of `--plan-and-execute`; docs/planning.md):
  * voting mode where the answer is a structured plan. An agent ends its round with
  * `submit_plan(tasks, requirements, design_decisions)` or a vote; a plan is checked (shape, ids
  * unique, dependencies that exist, no cycles, chunks, the `--plan-steps` target) before it is

@@ -1,5 +1,5 @@
 /**
- * Single agent (`--single-agent [ID]`, or a config with one agent; COORDINATION.md "Other
+ * Single agent (`--single-agent [ID]`, or a config with one agent; docs/coordination.md "Other
  * modes"): the agent answers once and its answer is final; no vote, no presentation.
  */
 import { firstWithAnswer } from "./answers.js";

@@ -1,7 +1,7 @@
 /**
  * Voting for the planning and execution modes, which a team of one may also run (`--plan` with
  * one agent or `--single-agent`): a lone agent answers once and is done, without voting for
- * itself; a team votes as in voting mode (COORDINATION.md steps 5 and 6).
+ * itself; a team votes as in voting mode (docs/coordination.md "Voting mode" steps 5 and 6).
  */
 import type { AgentState } from "../team.js";
 import { voteTool } from "../workflow-tools.js";

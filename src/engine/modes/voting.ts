@@ -1,5 +1,5 @@
 /**
- * Voting mode, the default (COORDINATION.md "Voting mode"): agents answer, read the anonymous
+ * Voting mode, the default (docs/coordination.md "Voting mode"): agents answer, read the anonymous
  * answers, and either vote for the best or give a better answer; a new answer clears the votes;
  * done when every live agent holds a valid vote; the plurality winner presents.
  */
@@ -47,7 +47,7 @@ export const votingMode: CoordinationModeSpec = {
     if (agent.vote !== undefined) return false;
     if (agent.answerCount === 0 || !context.settings.defer_voting_until_all_answered) return true;
     // An agent whose identical answer was refused has been shown an answer and most likely votes
-    // in the same round: waiting for that vote would cost a whole wave (issue 19).
+    // in the same round: waiting for that vote would cost a whole wave.
     return context.team
       .live()
       .every((other) => other.answerCount > 0 || other.vote !== undefined || other.refusedAsCopy);
@@ -61,10 +61,10 @@ export const votingMode: CoordinationModeSpec = {
     const overCap = refuseOverCap(agent, context);
     if (overCap !== undefined) return { status: "invalid", message: overCap };
     // Re-submitting an answer that already exists, word for word, is agreement: it counts as a
-    // vote for that answer (issue 25: models re-submit instead of voting).
+    // vote for that answer (real models re-submit instead of voting).
     const same = context.team.agents.find((other) => other.answer?.content === call.content);
     if (same !== undefined && canVote(context)) {
-      // It most likely votes in this same round: deferral no longer waits for it (issue 19).
+      // It most likely votes in this same round: deferral no longer waits for it.
       agent.refusedAsCopy = true;
       const reason = "re-submitted this answer word for word (heard as a vote)";
       const vote = { kind: "vote", call: call.call, agentId: same.anonId, reason } as const;

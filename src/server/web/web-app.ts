@@ -5,11 +5,11 @@
  *
  * The WebSocket messages are defined once, for the server and the page, in web-protocol.ts.
  *
- * The server runs the team with the user's keys, so other web sites must not drive it (issue 30
- * item 7; docs/security.md): requests whose Host is not one this server answers to (DNS
- * rebinding) — checked on every bind — and writes or sockets from another Origin are refused with
- * 403; every POST must be `application/json` (415 otherwise, `text/plain; application/json` too)
- * and at most {@link DEFAULT_WEB_BODY_BYTES} (413).
+ * The server runs the team with the user's keys, so other web sites must not drive it
+ * (docs/security.md): requests whose Host is not one this server answers to (DNS rebinding) —
+ * checked on every bind — and writes or sockets from another Origin are refused with 403; every
+ * POST must be `application/json` (415 otherwise, `text/plain; application/json` too) and at most
+ * {@link DEFAULT_WEB_BODY_BYTES} (413).
  */
 import type { Server } from "node:http";
 import { createNodeWebSocket } from "@hono/node-ws";

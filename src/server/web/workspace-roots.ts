@@ -1,7 +1,7 @@
 /**
  * The directories the workspace browser offers for a run ({@link WorkspaceRoot}), found from the
  * run's log directory. The run log keeps every workspace snapshot of every agent (docs/tools.md
- * "Workspaces", issue 10):
+ * "Workspaces"):
  *
  * - `<attempt dir>/<agent id>/snapshots/agent<N>.<M>/`: the agent's workspace when its answer
  *   `agent<N>.<M>` was accepted;

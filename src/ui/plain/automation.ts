@@ -19,7 +19,7 @@
  * COMPLETED: <true when the run completed with an answer, else false>
  * ```
  *
- * The exit code says how the run ended (ARCHITECTURE.md "Exit codes"); errors go to stderr.
+ * The exit code says how the run ended (docs/architecture.md "Exit codes"); errors go to stderr.
  */
 import type { CoordEvent } from "../../events/index.js";
 import { type RunState, wallTimeMs } from "../../session/index.js";

@@ -1,5 +1,5 @@
 /**
- * The failure line's advice fits the cause (issue 25 item 7): the budget says which key and flag
+ * The failure line's advice fits the cause: the budget says which key and flag
  * to raise, a model that misbehaved is never told to raise the timeout, a provider failure lists
  * the providers' messages.
  */

@@ -1,8 +1,8 @@
 /**
  * The one line that says why a run ended without an answer, with advice that fits the cause
- * (issue 25 item 7): a budget limit says which key or flag to raise, a model that misbehaved says
- * that more time would not help, only a plain timeout says to raise the timeout. Shown by the
- * CLI (stderr, `--json` `error`) and the server (the error response).
+ * (docs/real-models.md "Diagnostics"): a budget limit says which key or flag to raise, a model that
+ * misbehaved says that more time would not help, only a plain timeout says to raise the timeout.
+ * Shown by the CLI (stderr, `--json` `error`) and the server (the error response).
  */
 import type { LimitRecord, RunState } from "../../session/index.js";
 import { oneLine } from "./trace-lines.js";

@@ -1,5 +1,6 @@
 /**
- * Plain-text renderers (ARCHITECTURE.md "ui/"): trace lines, the live status block, automation lines and the `coord logs` tables. Every one renders from events and the run state.
+ * Plain-text renderers (docs/architecture.md "Layers"): trace lines, the live status block,
+ * automation lines and the `coord logs` tables. Every one renders from events and the run state.
  */
 export { createAutomationOutput } from "./automation.js";
 export { failureAdvice, failureLine } from "./failure-line.js";

@@ -2,7 +2,7 @@
  * A compact live status block for terminals (stderr is a TTY): one line per agent with its
  * status and latest text, and a header with the phase, elapsed time, tokens and cost (USD, or
  * "cost unknown" once any model call had no price), failed model calls and a budget reached. Renders only from the reducer's state
- * (STYLE.md rule 3); redraws are throttled. The full Ink interface is a separate component;
+ * (CONTRIBUTING.md rule 3); redraws are throttled. The full Ink interface is a separate component;
  * this is the dependable fallback that never touches stdout.
  */
 import { type AgentState, costUsdOf, type RunState } from "../../session/index.js";

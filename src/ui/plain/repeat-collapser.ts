@@ -1,5 +1,5 @@
 /**
- * Collapses a loop's repeated trace lines (issue 25 item 7): a model that calls the same unknown
+ * Collapses a loop's repeated trace lines: a model that calls the same unknown
  * tool or sends the same text hundreds of times must not print hundreds of identical lines. A
  * line identical to one of the last few distinct lines shown is held back and counted; the count
  * is shown as `[system] … repeated 57 more times: <the line>` before the next line that is shown,

@@ -1,12 +1,12 @@
 /**
  * Renders the event stream as labelled trace lines, one entry per line: `[system] …`,
  * `[<agent_id>] …`, `[orchestrator] …`; a vote is `[orchestrator] Vote: <voted-for agent_id>
- * (from <voter_id>: <reason>)` (COORDINATION.md "Events", spec section 4.3 `reasoning_content`).
- * Streamed text and reasoning are joined per block into one line, written when the block ends
- * (`text-end`, `reasoning-end`), not one line per token; retries and warnings get a line each
- * (a warning once per run). A budget limit reached gets a line, and a degraded run's reasons
- * follow its `run-end` line (`[system] Degraded: …`). A loop's identical lines are shown once and
- * then counted (`./repeat-collapser.ts`).
+ * (from <voter_id>: <reason>)` (docs/coordination.md "Events", spec section 4.3
+ * `reasoning_content`). Streamed text and reasoning are joined per block into one line, written
+ * when the block ends (`text-end`, `reasoning-end`), not one line per token; retries and warnings
+ * get a line each (a warning once per run). A budget limit reached gets a line, and a degraded
+ * run's reasons follow its `run-end` line (`[system] Degraded: …`). A loop's identical lines are
+ * shown once and then counted (`./repeat-collapser.ts`).
  *
  * Used by `--no-display` progress on stderr and by the HTTP server's `reasoning_content`.
  */

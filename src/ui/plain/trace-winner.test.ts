@@ -1,6 +1,7 @@
 /**
- * The plain trace's winner lines (issue 26): the group's votes, what broke a tie, and the answers
- * grouped by conclusion, from a scripted run's real events.
+ * The plain trace's winner lines (docs/coordination.md "How the winner is chosen"): the group's
+ * votes, what broke a tie, and the answers grouped by conclusion, from a scripted run's real
+ * events.
  */
 import { describe, expect, test } from "vitest";
 import { runScripted } from "../../engine/test-helpers.js";

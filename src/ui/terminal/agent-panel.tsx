@@ -2,7 +2,7 @@
  * One agent as a bordered panel: id and model, status (thinking, using a tool, answered
  * `agent2.1`, voted for …, stopped, error, removed), its subtask and persona, the tools it
  * called, and the tail of its streamed text with reasoning set apart (dim, italic, marked `∴`). Renders only from the reducer's
- * {@link AgentState} (STYLE.md rule 3).
+ * {@link AgentState} (CONTRIBUTING.md rule 3).
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";

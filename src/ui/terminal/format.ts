@@ -1,7 +1,7 @@
 /**
  * Text helpers of the terminal UI: status colours and marks, times, token counts, and the tail of
  * streamed text cut to a panel (the status words are session's agentStatusText; costs are
- * ui/plain's formatCost). Pure functions of the reducer's state (STYLE.md rule 3).
+ * ui/plain's formatCost). Pure functions of the reducer's state (CONTRIBUTING.md rule 3).
  */
 import { type AgentState, costUsdOf, type Counters, type RunState } from "../../session/index.js";
 import { formatCost, oneLine } from "../plain/index.js";

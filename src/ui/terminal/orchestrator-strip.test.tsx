@@ -1,6 +1,6 @@
 /**
  * The live view's orchestrator strip says when a run's budget was reached and when a run that
- * answered was degraded (issue 25 items 2 and 3).
+ * answered was degraded (docs/real-models.md).
  */
 import { render } from "ink-testing-library";
 import { describe, expect, test } from "vitest";

@@ -1,7 +1,7 @@
 /**
  * The live view of one run: the orchestrator strip, the agents (panels or compact rows, see
  * layout.ts), and the final answer while it streams. A pure function of the reducer's
- * {@link RunState}, the terminal size and the clock (STYLE.md rules 1 and 3).
+ * {@link RunState}, the terminal size and the clock (CONTRIBUTING.md rules 1 and 3).
  */
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";

@@ -1,7 +1,7 @@
 /**
  * The vote tally on the current answer set: `Votes 2/3  alice ■■ 2  bob ■ 1`, or the winner once
  * chosen: `★ Winner alice (agent1.1, 3/3 votes)` and, when the answers reached conclusions, one
- * line per conclusion group, best first (issue 26): `  ★ 18   2 votes  alice, bob`. Renders only
+ * line per conclusion group, best first: `  ★ 18   2 votes  alice, bob`. Renders only
  * from the reducer's {@link RunState}.
  */
 import { Text } from "ink";

@@ -1,5 +1,5 @@
 /**
- * The live view's winner and its conclusion groups (issue 26 item 1): one line per group under
+ * The live view's winner and its conclusion groups: one line per group under
  * the winner line, the strip's height counts them, and the end frame a live run leaves in the
  * scrollback keeps them. States come from real scripted runs fed through the reducer.
  */
