@@ -16,6 +16,7 @@ import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { responsesProviderOptions } from "./openai.js";
 import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
+import { factsOf } from "./providers/facts.js";
 import { backendOptions, nonEmpty, recordOf, resolveApiKey } from "./provider-config.js";
 
 /** Where and how one Azure backend connects. */
@@ -49,7 +50,7 @@ export function createAzureOpenAIBackend(
   const endpoint = resolveAzureEndpoint(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "Azure OpenAI",
-    variables: ["AZURE_OPENAI_API_KEY"],
+    variables: factsOf("azure_openai").keyVariables,
   });
   const fetchOption = {
     fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),

@@ -12,11 +12,11 @@ import type { BackendConfig } from "../config/index.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
+import { configuredBaseUrl, defaultBaseUrlOf, factsOf } from "./providers/facts.js";
 import {
   asTool,
   backendOptions,
   isEnabled,
-  nonEmpty,
   numberOf,
   recordOf,
   resolveApiKey,
@@ -24,7 +24,7 @@ import {
 } from "./provider-config.js";
 
 /** The Anthropic API base URL used when neither `base_url:` nor `ANTHROPIC_BASE_URL` is set. */
-export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com/v1";
+export const ANTHROPIC_DEFAULT_BASE_URL = defaultBaseUrlOf("claude");
 
 /**
  * Creates the `claude` backend.
@@ -49,11 +49,11 @@ export function createClaudeBackend(
   const generation = generationSettings(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "Anthropic",
-    variables: ["ANTHROPIC_API_KEY"],
+    variables: factsOf("claude").keyVariables,
     example: "sk-ant-…",
   });
   const baseURL = withDefaultPath(
-    nonEmpty(config.base_url) ?? nonEmpty(env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_BASE_URL,
+    configuredBaseUrl(config, env, factsOf("claude")) ?? ANTHROPIC_DEFAULT_BASE_URL,
     "/v1",
   );
   const provider = createAnthropic({

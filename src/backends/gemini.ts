@@ -16,11 +16,11 @@ import type { BackendConfig } from "../config/index.js";
 import { BackendError, type Backend, type BackendChunk } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
+import { configuredBaseUrl, defaultBaseUrlOf, factsOf } from "./providers/facts.js";
 import {
   asTool,
   backendOptions,
   isEnabled,
-  nonEmpty,
   numberOf,
   recordOf,
   resolveApiKey,
@@ -28,7 +28,7 @@ import {
 } from "./provider-config.js";
 
 /** The Gemini API base URL used when `base_url:` is not set. */
-export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
+export const GEMINI_DEFAULT_BASE_URL = defaultBaseUrlOf("gemini");
 
 /**
  * Creates the `gemini` backend.
@@ -50,11 +50,11 @@ export function createGeminiBackend(
   const generation = generationSettings(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "Gemini",
-    variables: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"],
+    variables: factsOf("gemini").keyVariables,
     example: "AIza…",
   });
   const baseURL = withDefaultPath(
-    nonEmpty(config.base_url) ?? nonEmpty(env.GEMINI_BASE_URL) ?? GEMINI_DEFAULT_BASE_URL,
+    configuredBaseUrl(config, env, factsOf("gemini")) ?? GEMINI_DEFAULT_BASE_URL,
     "/v1beta",
   );
   const provider = createGoogleGenerativeAI({

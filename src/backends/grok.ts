@@ -14,18 +14,18 @@ import type { BackendConfig } from "../config/index.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
+import { configuredBaseUrl, defaultBaseUrlOf, factsOf } from "./providers/facts.js";
 import {
   asTool,
   backendOptions,
   isEnabled,
-  nonEmpty,
   recordOf,
   resolveApiKey,
   withDefaultPath,
 } from "./provider-config.js";
 
 /** The xAI API base URL used when neither `base_url:` nor `XAI_BASE_URL` is set. */
-export const XAI_DEFAULT_BASE_URL = "https://api.x.ai/v1";
+export const XAI_DEFAULT_BASE_URL = defaultBaseUrlOf("grok");
 
 /**
  * Creates the `grok` backend.
@@ -45,11 +45,11 @@ export function createGrokBackend(
   const generation = generationSettings(config, env);
   const apiKey = resolveApiKey(config, env, {
     provider: "xAI",
-    variables: ["XAI_API_KEY"],
+    variables: factsOf("grok").keyVariables,
     example: "xai-…",
   });
   const baseURL = withDefaultPath(
-    nonEmpty(config.base_url) ?? nonEmpty(env.XAI_BASE_URL) ?? XAI_DEFAULT_BASE_URL,
+    configuredBaseUrl(config, env, factsOf("grok")) ?? XAI_DEFAULT_BASE_URL,
     "/v1",
   );
   const provider = createXai({

@@ -19,9 +19,10 @@ import {
 } from "./provider-config.js";
 
 export { requireModel, type OpenAIBackendDependencies };
+import { configuredBaseUrl, defaultBaseUrlOf, factsOf } from "./providers/facts.js";
 
 /** The OpenAI API base URL used when neither `base_url:` nor `OPENAI_BASE_URL` is set. */
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export const OPENAI_DEFAULT_BASE_URL = defaultBaseUrlOf("openai");
 
 /** Injected dependencies of the OpenAI-family backends (STYLE.md rule 9). */
 /**
@@ -46,15 +47,19 @@ export function createOpenAIBackend(
 ): Backend {
   const model = requireModel(config);
   const generation = generationSettings(config, env);
-  const apiKey = nonEmpty(config.api_key) ?? nonEmpty(env.OPENAI_API_KEY);
+  const facts = factsOf("openai");
+  const apiKey =
+    nonEmpty(config.api_key) ??
+    facts.keyVariables
+      .map((variable) => nonEmpty(env[variable]))
+      .find((value) => value !== undefined);
   if (apiKey === undefined) {
     throw new ConfigError(
       "No OpenAI API key: export OPENAI_API_KEY=sk-…, or add OPENAI_API_KEY=… to ~/.config/coord/.env, " +
         "or set `api_key:` in the agent's backend config",
     );
   }
-  const baseURL =
-    nonEmpty(config.base_url) ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL;
+  const baseURL = configuredBaseUrl(config, env, facts) ?? OPENAI_DEFAULT_BASE_URL;
   const provider = createOpenAI({
     apiKey,
     baseURL,
