@@ -6,15 +6,10 @@ import { describe, expect, it } from "vitest";
 import type { CoordEvent, EventBody } from "../events/index.js";
 import { replay } from "../session/index.js";
 import { runFacts } from "./team-runner.js";
+import { eventsOf } from "../../test/support/events.js";
 
 function script(bodies: EventBody[]): CoordEvent[] {
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(Date.UTC(2025, 0, 1) + index * 100).toISOString(),
-    runId: "run",
-    ...body,
-  }));
+  return eventsOf(bodies, { start: Date.UTC(2025, 0, 1), runId: "run" });
 }
 
 const usage = (failed: boolean): EventBody => ({

@@ -7,17 +7,10 @@ import { summarizeRun } from "./run-summary.js";
 import type { SelectedRun } from "./select-run.js";
 import { sortTools } from "./tool-breakdown.js";
 import { renderLogsSummary } from "../ui/plain/logs-summary.js";
-
-const START = Date.parse("2025-03-01T10:00:00.000Z");
+import { eventsOf } from "../../test/support/events.js";
 
 function runLog(bodies: EventBody[], truncated = false): RunLog {
-  const events: CoordEvent[] = bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(START + index * 100).toISOString(),
-    runId: "run",
-    ...body,
-  }));
+  const events: CoordEvent[] = eventsOf(bodies, { runId: "run" });
   return { dir: "/logs/log_x/turn_1/attempt_1", events, truncated, state: replay(events) };
 }
 

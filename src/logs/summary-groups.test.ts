@@ -3,12 +3,13 @@
  * scripted runs: what broke a tie, free-form answers, and logs from before groups.
  */
 import { describe, expect, test } from "vitest";
-import type { CoordEvent } from "../events/index.js";
+import type { CoordEvent, EventBody } from "../events/index.js";
 import { runScripted } from "../engine/test-helpers.js";
 import { replay } from "../session/reducer.js";
 import { renderLogsSummary } from "../ui/plain/logs-summary.js";
 import { summarizeRun } from "./run-summary.js";
 import type { SelectedRun } from "./select-run.js";
+import { eventsOf } from "../../test/support/events.js";
 
 const WHERE: SelectedRun = {
   logDir: "/logs/log_x",
@@ -93,7 +94,7 @@ describe("coord logs summary: conclusion groups", () => {
   });
 
   test("a log from before groups: no Groups line, empty groups, a tie by config order", () => {
-    const bodies = [
+    const bodies: EventBody[] = [
       {
         type: "run-start",
         question: "q",
@@ -112,16 +113,11 @@ describe("coord logs summary: conclusion groups", () => {
         basis: "votes",
       },
     ];
-    const events = bodies.map(
-      (body, index) =>
-        ({
-          v: 2,
-          seq: index + 1,
-          time: "2025-01-01T00:00:00.000Z",
-          runId: "r",
-          ...body,
-        }) as CoordEvent,
-    );
+    const events = eventsOf(bodies, {
+      start: Date.parse("2025-01-01T00:00:00.000Z"),
+      stepMs: 0,
+      runId: "r",
+    });
     const { json, winnerLines } = summary(events);
     expect(winnerLines).toEqual(["Winner:   alice (agent1.1, 1 vote, tie broken by config order)"]);
     expect(json.winner).toMatchObject({ groups: [], conclusion: null, tie_basis: null });

@@ -8,17 +8,12 @@ import type { CoordEvent, EventBody } from "../events/index.js";
 import { initialRunState, reduceRun } from "../session/reducer.js";
 import { createDebugLineFormatter } from "./debug-lines.js";
 import { createLogWriter } from "./log-writer.js";
+import { eventsOf } from "../../test/support/events.js";
 
 const KEY = "sk-live-debuglines0123456789abcdef";
 
 function events(bodies: EventBody[]): CoordEvent[] {
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(Date.UTC(2025, 2, 1, 9, 5, 7) + index * 10).toISOString(),
-    runId: "run-1",
-    ...body,
-  }));
+  return eventsOf(bodies, { start: Date.UTC(2025, 2, 1, 9, 5, 7), stepMs: 10 });
 }
 
 const run = events([

@@ -22,6 +22,7 @@ import {
   REDACTED,
   type LogWriterOptions,
 } from "./log-writer.js";
+import { eventsOf } from "../../test/support/events.js";
 
 /** Resolves after the current turn of the event loop, when batched event lines are written. */
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -59,13 +60,7 @@ function options(overrides: Partial<LogWriterOptions> = {}): LogWriterOptions {
 }
 
 function events(bodies: EventBody[]): CoordEvent[] {
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(Date.UTC(2025, 2, 1, 9, 5, 7) + index * 10).toISOString(),
-    runId: "run-9",
-    ...body,
-  }));
+  return eventsOf(bodies, { start: Date.UTC(2025, 2, 1, 9, 5, 7), stepMs: 10, runId: "run-9" });
 }
 
 const usage = (agentId: string, input: number, output: number): EventBody => ({

@@ -7,19 +7,14 @@ import { describe, expect, test } from "vitest";
 import type { CoordEvent, EventBody } from "../events/index.js";
 import { REDACTED, registerSecret } from "../redact.js";
 import { createStreamRedactor, safeCut } from "./stream-redactor.js";
+import { eventsOf } from "../../test/support/events.js";
 
 /** A key of no usual shape: only the registry knows it. */
 const KEY = "QZ7wLp93kXv2TnB8rJ4mYc6H";
 registerSecret(KEY);
 
 function stream(bodies: EventBody[]): CoordEvent[] {
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(Date.UTC(2025, 2, 1) + index).toISOString(),
-    runId: "r",
-    ...body,
-  }));
+  return eventsOf(bodies, { start: Date.UTC(2025, 2, 1), stepMs: 1, runId: "r" });
 }
 
 const text = (blockId: string, piece: string, agentId = "a"): EventBody => ({

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { CoordEvent, EventBody } from "../../events/events.js";
 import { replay } from "../../session/reducer.js";
 import { createLiveStatus, formatUsd } from "./live-status.js";
+import { eventsOf } from "../../../test/support/events.js";
 
 function events(costs: (number | undefined)[]): CoordEvent[] {
   const bodies: EventBody[] = [
@@ -24,13 +25,7 @@ function events(costs: (number | undefined)[]): CoordEvent[] {
       finishReason: "stop",
     })),
   ];
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(Date.UTC(2025, 0, 1) + index).toISOString(),
-    runId: "r",
-    ...body,
-  }));
+  return eventsOf(bodies, { start: Date.UTC(2025, 0, 1), stepMs: 1, runId: "r" });
 }
 
 /**
@@ -93,13 +88,12 @@ describe("the live status header", () => {
     live.update(
       replay([
         ...base,
-        ...extra.map((body, index): CoordEvent => ({
-          v: 2,
-          seq: base.length + index + 1,
-          time: base[0]!.time,
+        ...eventsOf(extra, {
+          start: Date.parse(base[0]!.time),
+          stepMs: 0,
           runId: "r",
-          ...body,
-        })),
+          firstSeq: base.length + 1,
+        }),
       ]),
     );
     const line = await firstLine(() => written);

@@ -6,15 +6,10 @@ import { describe, expect, it } from "vitest";
 import type { CoordEvent, EventBody } from "../../events/index.js";
 import { createRepeatCollapser, RECENT_LINES, SUMMARY_EVERY } from "./repeat-collapser.js";
 import { traceText } from "./trace-lines.js";
+import { eventsOf } from "../../../test/support/events.js";
 
 function script(bodies: EventBody[]): CoordEvent[] {
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(Date.UTC(2025, 2, 1) + index).toISOString(),
-    runId: "run-1",
-    ...body,
-  }));
+  return eventsOf(bodies, { start: Date.UTC(2025, 2, 1), stepMs: 1 });
 }
 
 const START: EventBody = {

@@ -1,10 +1,12 @@
 /**
  * Run states for component tests, built the only way states are built: by feeding events to the
  * shared reducer (STYLE.md rule 3). `teamState(n)` starts a run of `n` agents; `step` applies
- * event bodies with a fixed clock (1 s apart from 2025-01-01T00:00:00Z).
+ * event bodies with a fixed clock (1 s apart from 2025-01-01T00:00:00Z), stamped by the one test
+ * event builder (test/support/events.ts).
  */
-import type { CoordEvent, CoordinationMode, EventBody } from "../../events/index.js";
+import type { CoordinationMode, EventBody } from "../../events/index.js";
 import { initialRunState, reduceRun, type RunState } from "../../session/index.js";
+import { eventOf } from "../../../test/support/events.js";
 
 const START = Date.parse("2025-01-01T00:00:00.000Z");
 
@@ -12,14 +14,11 @@ const START = Date.parse("2025-01-01T00:00:00.000Z");
 export function step(state: RunState, ...bodies: EventBody[]): RunState {
   let next = state;
   for (const body of bodies) {
-    const seq = next.lastSeq + 1;
-    const event = {
-      v: 2,
-      seq,
-      time: new Date(START + (seq - 1) * 1000).toISOString(),
+    const event = eventOf(body, next.lastSeq + 1, {
+      start: START,
+      stepMs: 1000,
       runId: "log_20250101_000000",
-      ...body,
-    } as CoordEvent;
+    });
     next = reduceRun(next, event);
   }
   return next;
