@@ -17,7 +17,7 @@
  */
 import { join } from "node:path";
 import type { CoordEvent } from "../events/index.js";
-import type { RunState } from "../session/index.js";
+import { type RunState, tieText } from "../session/index.js";
 import {
   createAutomationOutput,
   createLiveStatus,
@@ -186,5 +186,6 @@ export function winnerLine(state: RunState): string {
   if (winner.basis === "decomposition")
     return `Presenter: ${agent?.id ?? winner.anonId} (integrates every part)`;
   const votes = winner.basis === "votes" ? `, ${winner.votes}/${state.agents.length} votes` : "";
-  return `Winner: ${agent?.id ?? winner.anonId} (${winner.label}${votes}${winner.tieBroken ? ", tie broken" : ""})`;
+  const tie = tieText(winner);
+  return `Winner: ${agent?.id ?? winner.anonId} (${winner.label}${votes}${tie ? `, ${tie}` : ""})`;
 }

@@ -9,6 +9,8 @@ import {
   type LimitReachedJson,
   type RunState,
   wallTimeMs,
+  type WinnerGroupJson,
+  winnerGroupsJson,
 } from "../session/index.js";
 
 /** The JSON result of one run (docs/scripting.md "The JSON result of a run"). */
@@ -32,8 +34,21 @@ export interface RunResultJson {
   limits_reached: LimitReachedJson[];
   /** The coordination mode: voting, decomposition, single, quick. */
   mode: string | null;
-  /** The winning agent's real id and its answer label, with how it was chosen. */
-  winner: { agent_id: string | null; label: string; votes: number; basis: string } | null;
+  /**
+   * The winning agent's real id and its answer label, with how it was chosen: `tie_basis` says
+   * what broke a tie (null without one), `conclusion` is the winner's normalised conclusion (null
+   * for a free-form answer) and `groups` the answers grouped by conclusion, best first
+   * (docs/selection.md).
+   */
+  winner: {
+    agent_id: string | null;
+    label: string;
+    votes: number;
+    basis: string;
+    tie_basis: string | null;
+    conclusion: string | null;
+    groups: WinnerGroupJson[];
+  } | null;
   /** The valid votes on the last answer set. */
   votes: { voter: string; for: string; label: string; reason: string }[];
   agents: {
@@ -96,6 +111,9 @@ export function runResultJson(
       label: state.winner.label,
       votes: state.winner.votes,
       basis: state.winner.basis,
+      tie_basis: state.winner.tieBroken ? (state.winner.tieBasis ?? "config order") : null,
+      conclusion: state.winner.conclusion ?? null,
+      groups: winnerGroupsJson(state.winner),
     },
     votes: state.votes.map((vote) => ({
       voter: vote.voterId,
