@@ -1,5 +1,5 @@
 /**
- * The floor of the `coord serve` bench (issue 19): a plain `node:http` server that, for every
+ * The floor of the `coord serve` bench: a plain `node:http` server that, for every
  * incoming POST, makes the same model requests coord made for one team run — read from the JSON
  * file given as its argument: `{ "url": model server base, "waves": [[body, …], …] }`, each wave's
  * requests in parallel, the waves one after another, every response read to its end — and then

@@ -1,5 +1,5 @@
 /**
- * Install size for `npm run bench` (issue 18 item 7): how many bytes an install puts on disk.
+ * Install size for `npm run bench`: how many bytes an install puts on disk.
  * Sizes are apparent sizes (the sum of regular files' lengths, as `du -sb` counts them, without
  * directory entries or symlinks), so they are deterministic on every file system; printed,
  * never asserted.

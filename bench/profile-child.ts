@@ -1,5 +1,5 @@
 /**
- * The in-process half of the per-call profile (`profile.ts`, issue 29 item 1), run by whichever
+ * The in-process half of the per-call profile (`profile.ts`), run by whichever
  * Node the profile is measuring: `node dist/bench/profile-child.js <mode> <baseURL> <runs> <dir>`
  * (`dir`: an empty folder for the config and the logs, removed by the caller, so a `--cpu-prof`
  * of the child does not count its removal) prints one JSON line, {@link ChildReport}. The fake OpenAI server lives in the parent process,

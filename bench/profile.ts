@@ -1,5 +1,5 @@
 /**
- * The per-call profile of `npm run bench` (issue 29 item 1), on Node 20 and Node 24 side by side
+ * The per-call profile of `npm run bench`, on Node 20 and Node 24 side by side
  * in one run (repetitions interleaved across the runtimes, medians printed):
  *
  * - **provider SDK**: CPU per model call of a bare `doStream` loop of the same provider on the

@@ -1,5 +1,5 @@
 /**
- * Prompt tokens per team run against self-consistency at equal model calls (issue 29 item 5), for
+ * Prompt tokens per team run against self-consistency at equal model calls, for
  * `npm run bench`: `node dist/bench/prompt-tokens.js` prints the rows alone.
  *
  * The simulated agents of `coord eval` (test/support/eval-sim.ts: p = 0.6, q = 0.7, seed 26)

@@ -1,5 +1,5 @@
 /**
- * The real-models matrix in `npm run bench` (issue 25): every cell of `MATRIX`
+ * The real-models matrix in `npm run bench` (docs/real-models.md): every cell of `MATRIX`
  * (test/support/real-models-matrix.ts) — a misbehaviour of the misbehaving-model fake, played by
  * the whole team or one of three agents, in one mode — run once through the built CLI, with the
  * model calls and prompt tokens the fake counted against the cell's call bound (the default

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: coord's performance figures (issue 19), each printed with its goal, the
+ * `npm run bench`: coord's performance figures, each printed with its goal, the
  * measured value and the ratio it is judged by, all measured in the same run. The machines are
  * shared and noisy, so figures are printed, never asserted: PASS/MISS is informational and the
  * process exits 0 unless something crashed. Times are medians of wall-clock milliseconds.
@@ -11,8 +11,8 @@
  *   agent1 presents); 1, 3, 5 and 50 agents, every call answered at once or after 500 ms;
  *   repetitions interleaved. Per run: start → first model request, spawn → exit, model calls,
  *   waves, prompt tokens, the exit tail (last response → exit), CPU (total and after the first
- *   request) and peak RSS. Goals from issue 19; figures without one are judged against their
- *   ideal: `node -e 0` at 0 ms, waves × 500 ms at 500 ms.
+ *   request) and peak RSS. Goals are the project's targets; figures without one are judged against
+ *   their ideal: `node -e 0` at 0 ms, waves × 500 ms at 500 ms.
  * - **prompt tokens per call** for 10, 20 and 50 agents with distinct answers (it grows with the
  *   team: every vote round shows every answer).
  * - **bookkeeping**: a 3-agent run with 10,000 sessions in `~/.coord` next to an empty HOME.
@@ -20,11 +20,11 @@
  *   the coordination alone (no CLI, no HTTP).
  * - **serve** (`serve-floor.ts`): `coord serve` with autocannon at concurrency 32 against a plain
  *   `node:http` floor server making the same 7 model requests; goal ≥ 0.5× the floor.
- * - **serve memory under load** (`serve-memory.ts`, issue 17 item 6).
- * - **install size** (`install-size.ts`, issue 18 item 7): the production dependency closure,
+ * - **serve memory under load** (`serve-memory.ts`).
+ * - **install size** (`install-size.ts`): the production dependency closure,
  *   the whole `node_modules` and the five largest packages, against the 1.41 GB before.
- * - **real models** (`real-models.ts`, issue 25): the misbehaving-model matrix, calls and prompt
- *   tokens per cell against its call bound.
+ * - **real models** (`real-models.ts`; docs/real-models.md): the misbehaving-model matrix, calls
+ *   and prompt tokens per cell against its call bound.
  *
  * `node dist/bench/run.js real-models` runs only the real-models section.
  */
@@ -74,7 +74,7 @@ function coldStart(): { rows: Row[]; bareMs: number } {
   };
 }
 
-/** A whole-process configuration and its goal (ms), when issue 19 sets one. */
+/** A whole-process configuration and its goal (ms), when one is set. */
 interface Case extends RunOptions {
   repetitions: number;
   goalMs?: number;

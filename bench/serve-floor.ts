@@ -1,5 +1,5 @@
 /**
- * The `coord serve` figure of `npm run bench` (issue 19): `coord serve` running a three-agent
+ * The `coord serve` figure of `npm run bench`: `coord serve` running a three-agent
  * `chatcompletion` team against a fake OpenAI server (its own process, instant replies), loaded
  * by autocannon at concurrency 32, next to the floor server (`floor-server.ts`) that makes the
  * same 7 model requests per incoming request with plain `node:http`, measured in alternating

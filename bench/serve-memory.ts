@@ -1,5 +1,5 @@
 /**
- * The memory-under-load figures of `npm run bench` (issue 17 item 6): coord's server (its own
+ * The memory-under-load figures of `npm run bench`: coord's server (its own
  * app and listener, as `coord serve` runs them; run logs on, so each request writes its log
  * directory) on the scripted team gets {@link WARMUP_WAVES} waves of {@link WAVE} concurrent
  * requests to warm up; then a full garbage collection, and its resident set size (RSS) and V8

@@ -1,5 +1,5 @@
 /**
- * Whole-process runs of the built CLI for `npm run bench` (issue 19): `node dist/bin/coord.js
+ * Whole-process runs of the built CLI for `npm run bench`: `node dist/bin/coord.js
  * --config team.yaml "q"` with a team of `chatcompletion` agents against the fake OpenAI server
  * of test/support, started in this process on 127.0.0.1. Every model call is answered after
  * `delayMs` (the agents answer, vote for agent1, agent1 presents). Times are wall-clock

@@ -1,5 +1,5 @@
 /**
- * Quick setup against an OpenAI-compatible server (issue 31 item 3): `--base-url URL -m NAME`
+ * Quick setup against an OpenAI-compatible server: `--base-url URL -m NAME`
  * runs one `chatcompletion` agent on that server with no config file, as `llm` and `aichat` users
  * expect; the fake Chat Completions server on 127.0.0.1 records the request.
  */

@@ -1,9 +1,9 @@
 /**
- * The run budget and the reporting of degraded runs through the built CLI (issue 25 items 2, 3
- * and 7): `--max-calls` ends a looping run with its best answer (exit 0) and says which limit
- * ended it on stderr, in `--json`, `--automation` and metrics.json; the flag overrides
- * `budget.max_calls`; every request a provider received is a model call, failed ones counted
- * apart, in metrics.json and `coord logs`.
+ * The run budget and the reporting of degraded runs through the built CLI (docs/real-models.md):
+ * `--max-calls` ends a looping run with its best answer (exit 0) and says which limit ended it on
+ * stderr, in `--json`, `--automation` and metrics.json; the flag overrides `budget.max_calls`;
+ * every request a provider received is a model call, failed ones counted apart, in metrics.json and
+ * `coord logs`.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

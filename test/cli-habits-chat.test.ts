@@ -1,5 +1,5 @@
 /**
- * `coord -c` in the interactive chat (issue 31 item 3), in a real pseudo-terminal (tmux): the
+ * `coord -c` in the interactive chat, in a real pseudo-terminal (tmux): the
  * chat continues this directory's last session, whose earlier turn reaches the agents' prompts.
  */
 import { readdir, writeFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * The habits of `llm`, `claude -p`, `gemini -p` and `aichat` (issue 31 item 3), on the built CLI:
+ * The habits of `llm`, `claude -p`, `gemini -p` and `aichat`, on the built CLI:
  * short flags, `-c/--continue` for this directory's last session, `--json-events` (the event
  * stream as NDJSON on stdout while the run goes on), every error as JSON under `--json`,
  * `XDG_CONFIG_HOME`, and completion of option values.

@@ -1,5 +1,5 @@
 /**
- * `coord --validate --offline` (issue 31 item 3), with the built CLI: a config checked in CI
+ * `coord --validate --offline`, with the built CLI: a config checked in CI
  * without API keys. Everything but key presence is still checked, and the report says so.
  */
 import { writeFile } from "node:fs/promises";

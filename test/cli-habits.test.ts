@@ -1,5 +1,5 @@
 /**
- * The habits of the best LLM CLIs (issue 18 item 6), on the built CLI: piped text as the
+ * The habits of the best LLM CLIs, on the built CLI: piped text as the
  * question's context, `-` for the question on stdin, `--json` with the run's result, NO_COLOR and
  * `--no-color` under a pseudo-terminal, `--single-agent` never swallowing a question, completion
  * scripts that bash loads.

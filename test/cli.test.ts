@@ -1,6 +1,7 @@
 /**
  * End-to-end tests of `coord "<question>"`: the built CLI spawned as a process with a scripted
- * team, checking stdout, stderr, the exit code (ARCHITECTURE.md "Exit codes") and the run logs.
+ * team, checking stdout, stderr, the exit code (docs/architecture.md "Exit codes") and the run
+ * logs.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";

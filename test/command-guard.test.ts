@@ -1,5 +1,5 @@
 /**
- * Unknown sub-commands are never sent to the team as questions (issue 14, item 5): with a
+ * Unknown sub-commands are never sent to the team as questions: with a
  * discovered config whose agents talk to a fake OpenAI server, a mistyped command exits 1 with
  * a suggestion, and the server gets no request; a real one-word question still runs.
  */

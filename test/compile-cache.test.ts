@@ -1,5 +1,5 @@
 /**
- * The executable turns on Node's module compile cache (src/coord-bin.ts, issue 29): the built
+ * The executable turns on Node's module compile cache (src/coord-bin.ts): the built
  * CLI behaves the same with the cache cold, warm and turned off (`NODE_DISABLE_COMPILE_CACHE`):
  * same `--help`, `--version`, errors and exit codes. On Node ≥ 22.1 the cache is written under
  * `os.tmpdir()` (here a sandbox's TMPDIR); on Node 20 nothing is. Runs on this process's Node

@@ -1,9 +1,8 @@
 /**
- * Config values that are names, not paths, and keys that are not JavaScript's (issue 30 rows 3
- * and 15), through the built CLI: an agent id that climbs out of the run
- * (`../../../../../victim`) is refused by `--validate` and by a run with `file:line:col`, exit 1,
- * and the folder it aimed at keeps its file; a `__proto__` key under `backend:` is a positioned
- * config error (exit 1), not an internal error.
+ * Config values that are names, not paths, and keys that are not JavaScript's, through the built
+ * CLI: an agent id that climbs out of the run (`../../../../../victim`) is refused by `--validate`
+ * and by a run with `file:line:col`, exit 1, and the folder it aimed at keeps its file; a
+ * `__proto__` key under `backend:` is a positioned config error (exit 1), not an internal error.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `--debug` (spec §4.1; issue 31): the built CLI against a fake Chat Completions server on
+ * `--debug` (spec §4.1): the built CLI against a fake Chat Completions server on
  * 127.0.0.1. `coord_debug.log` says where the config came from, each agent's backend, model, base
  * URL and key source, each model request (agent, model, status, tokens, ms), the retry, the tool
  * calls, the rounds, errors with their cause and the run's end; each line is stamped with the time

@@ -1,6 +1,6 @@
 /**
- * Docs come from code and fail when they drift (STYLE.md rule 13): docs/cli.md from the built
- * CLI's `--help` and its sub-commands' (serve, logs, eval), docs/events.md from the event
+ * Docs come from code and fail when they drift (CONTRIBUTING.md rule 13): docs/cli.md from the
+ * built CLI's `--help` and its sub-commands' (serve, logs, eval), docs/events.md from the event
  * schema. Run with UPDATE_DOCS=1 to rewrite them.
  */
 import { readFile, writeFile } from "node:fs/promises";

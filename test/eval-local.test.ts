@@ -1,5 +1,5 @@
 /**
- * `coord eval` end to end on real inference (issue 20, "How it must be shown"): two agents on
+ * `coord eval` end to end on real inference: two agents on
  * models/stories260K.gguf (shipped) (threads: 1) over the first two items of the real GSM8K test
  * split. The model writes children's stories, so accuracy is near 0; what is checked is the
  * plumbing: every method ran on every item, self-consistency's k is matched to the team's

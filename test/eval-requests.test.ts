@@ -1,5 +1,5 @@
 /**
- * `coord eval` counts every request a team sent (issue 26 item 5): a request the provider refused
+ * `coord eval` counts every request a team sent: a request the provider refused
  * with HTTP 400 is a call like any other. The simulated agents (test/support/eval-sim.ts) behind
  * the fake OpenAI server, one of them refused once per item with a 400 on its first request;
  * runs in process through the real runner and SDK clients.

@@ -1,5 +1,5 @@
 /**
- * `coord eval` against a simulated truth (issue 20, "How it must be shown"): three agents behind
+ * `coord eval` against a simulated truth: three agents behind
  * the fake OpenAI server answer right with a seeded probability p and vote for the answer that
  * holds their own number (test/support/eval-sim.ts). For several p the report must agree with
  *

@@ -1,5 +1,5 @@
 /**
- * `coord export` end to end (issue 14, item 2): the built CLI against a fake `gh` on PATH that
+ * `coord export` end to end: the built CLI against a fake `gh` on PATH that
  * implements gh's command-line contract and records what it was given. Checks the files
  * uploaded (names, contents, manifest), that secrets are absent, the exact printed lines and
  * Share URL, the options, and each failure's one-line message; and, when Debian's real gh is

@@ -1,5 +1,5 @@
 /**
- * The packed tarball installed globally as a user installs it (issue 27 item 4): `npm pack`,
+ * The packed tarball installed globally as a user installs it: `npm pack`,
  * then `npm install -g --prefix <tmp> --offline` from npm's cache (no registry, no network; the
  * repository's `npm ci` fills the cache). The install carries no optional part and no GPU build;
  * its `coord` runs a team against the fake OpenAI server on 127.0.0.1, and a config that needs an

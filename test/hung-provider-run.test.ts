@@ -1,5 +1,5 @@
 /**
- * One agent, or the presenter, on a provider that hangs (issue 30 row 16): the straggler cut
+ * One agent, or the presenter, on a provider that hangs: the straggler cut
  * needs two agents, so this once held the run until the 30-minute orchestrator timeout (a local
  * server got no liveness limit at all). Now the stream-idle timeout ends each attempt and the
  * retry wrapper gives up after its retries. In process, through the runner, over a real socket:

@@ -1,5 +1,5 @@
 /**
- * One live run, many subscribers (issue "The run as one stream", item 1): the log writer, the
+ * One live run, many subscribers (docs/architecture.md "One stream"): the log writer, the
  * plain trace and a collector attached to one run see the same ordered events; the events are
  * reduced once each, however many subscribers there are; a subscriber that attaches late catches
  * up from the start; one that throws is detached without taking the run down.

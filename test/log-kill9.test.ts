@@ -1,5 +1,5 @@
 /**
- * Batched events.jsonl writes (issue 29, src/store/log-writer.ts) against a hard kill: the built
+ * Batched events.jsonl writes (src/store/log-writer.ts) against a hard kill: the built
  * CLI runs a 3-agent team on the fake OpenAI server; one agent answers, the two others' calls
  * hang, so the run sits idle mid-way. It is killed with SIGKILL there (no exit handler runs).
  * The log must hold whole lines only, numbered without a gap, and every event up to the run

@@ -1,5 +1,5 @@
 /**
- * The conclusion groups in a run's logs (issue 26 item 1), end to end: the built CLI runs a
+ * The conclusion groups in a run's logs, end to end: the built CLI runs a
  * scripted team where two agents reach 18 in different words and a third says 20, then
  * `coord logs summary` (text and `--json`) and the status.json written at the run's end show
  * each group's conclusion, its agents and answers, its votes, and which one won.

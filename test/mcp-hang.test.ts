@@ -1,5 +1,5 @@
 /**
- * An MCP tool call that hangs does not hang the run (issue 30 row 16, MCP half), through the
+ * An MCP tool call that hangs does not hang the run, through the
  * built CLI: a scripted agent calls `hang` of a real MCP server (test/support/mcp-test-server.ts
  * over stdio), which never answers; after the server's `tool_timeout_seconds` the call is
  * cancelled, the agent's next prompt holds the tool error, and the run completes (exit 0).

@@ -1,5 +1,5 @@
 /**
- * `--output-file` in every mode (spec section 4.1 "works in any mode"; issue 31), through the built
+ * `--output-file` in every mode (spec section 4.1 "works in any mode"), through the built
  * CLI: a plan's execution keeps every chunk's answer, the interactive chat (in tmux) rewrites the
  * file with each turn's answer, and `--web` writes each run's answer.
  */

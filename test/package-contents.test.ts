@@ -1,5 +1,5 @@
 /**
- * What the npm package ships (issue 27 item 4), read from `npm pack --dry-run --json` on the
+ * What the npm package ships, read from `npm pack --dry-run --json` on the
  * built tree (`npm test` builds first): the bundled CLI and its chunks, the browser page, the
  * examples, the shipped tiny model, the JSON schema, README and LICENSE; no tsc output, tests or bench. Every module the
  * shipped code imports is either shipped itself or a package the manifest declares (a dependency,

@@ -1,5 +1,5 @@
 /**
- * Defense in depth behind the config's name checks (issue 30 item 3): the code that builds paths
+ * Defense in depth behind the config's name checks: the code that builds paths
  * from an agent id or a session id refuses one that would leave its folder, before touching the
  * file system. Each case aims at a victim folder with a file in it; the file stays.
  */

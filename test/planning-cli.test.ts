@@ -1,5 +1,5 @@
 /**
- * Planning end to end through the built CLI (issue 11; docs/planning.md): `--plan` with a
+ * Planning end to end through the built CLI (docs/planning.md): `--plan` with a
  * scripted team (a plan with a cycle refused and corrected, the winner stored in
  * `.coord/plans/`), `--execute-plan` chunk by chunk with the file tools (a failed chunk leaves the
  * plan resumable), `--plan-and-execute --plan-chunks 2` and an interrupted execution resumed

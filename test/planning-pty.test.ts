@@ -1,5 +1,5 @@
 /**
- * `--broadcast human` in a real pseudo-terminal (tmux; issue 11 item 3): an agent's question
+ * `--broadcast human` in a real pseudo-terminal (tmux): an agent's question
  * appears on the terminal, the answer typed there is the asking agent's tool result and reaches
  * the other agent's next prompt (its script fails unless the prompt carries it), and the plan
  * both then agree on is stored. Ctrl+P while a plan executes shows that it is blocked (spec

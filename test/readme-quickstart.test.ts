@@ -1,5 +1,5 @@
 /**
- * The README's set-up commands work as written on a fresh clone (issue 31): every
+ * The README's set-up commands work as written on a fresh clone: every
  * `node dist/bin/coord.js …` command of its "Set-up" block runs, in order, through the built CLI in
  * an empty working directory with an empty HOME (no config, no key, no network): the first asks
  * the shipped model, the second continues that session with `--continue`. The block uses the short

@@ -1,7 +1,7 @@
 /**
- * The assertions every cell of the real-models matrix (issue 25) must pass; the matrix files
- * (test/real-models-*.test.ts) give the cells. For each cell, through the built CLI against the
- * misbehaving-model fake:
+ * The assertions every cell of the real-models matrix (docs/real-models.md) must pass; the matrix
+ * files (test/real-models-*.test.ts) give the cells. For each cell, through the built CLI against
+ * the misbehaving-model fake:
  *
  * - the run ends on its own (not killed by the test's safety net);
  * - it ends within its budget: the calls the fake counted are at most the cell's bound

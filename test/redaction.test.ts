@@ -1,5 +1,5 @@
 /**
- * No key leaves the process (issue 17 item 3; docs/server.md "Security"). A fake provider that
+ * No key leaves the process (docs/server.md "Security"). A fake provider that
  * echoes the API key it was sent, as real providers do for a malformed key: in a 401 error body
  * (one agent, its key written in the config) and in a streamed answer plus an SSE error frame
  * (another agent, its key from OPENAI_API_KEY). Through `coord serve --debug` (built CLI, real

@@ -1,5 +1,5 @@
 /**
- * Retries reach the run's one event stream (issue "The run as one stream", item 2): a provider
+ * Retries reach the run's one event stream: a provider
  * that answers 429 (with retry-after-ms), then 500, then the answer, over a real socket through the
  * official client; the run log's events.jsonl holds the two `retry` events, metrics.json counts
  * them, and the built CLI's `coord logs summary` shows them.

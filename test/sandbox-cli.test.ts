@@ -1,5 +1,5 @@
 /**
- * The command sandbox through the built CLI (docs/tools.md "Commands"; issue 30 rows 11 and 12):
+ * The command sandbox through the built CLI (docs/tools.md "Commands"):
  * a scripted agent with `execute_command` under `--cwd-context ro` cannot write into the working
  * directory, and what its command sees of the environment and of `~/.config/coord/.env` (written
  * to its workspace, read from disk here, so no log redaction can hide a leak) holds no secret.

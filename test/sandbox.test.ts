@@ -1,5 +1,5 @@
 /**
- * `execute_command` in bubblewrap (docs/tools.md "Commands"; issue 30 rows 10-12), attacked as an
+ * `execute_command` in bubblewrap (docs/tools.md "Commands"), attacked as an
  * agent would: each test runs real commands in the real sandbox and checks the host afterwards.
  * A command cannot write outside its workspace, nor into a read-only context path; it sees no
  * provider key, no `GH_PAT`, no `DATABASE_URL` and cannot read `~/.config/coord/.env`; it has no

@@ -1,6 +1,6 @@
 /**
- * The Vercel AI SDK against `coord serve` from the built CLI, with a team on a fake provider
- * (issue 27, "How it must be shown"): `streamText` through `@ai-sdk/openai`'s `.chat(model)` and
+ * The Vercel AI SDK against `coord serve` from the built CLI, with a team on a fake provider:
+ * `streamText` through `@ai-sdk/openai`'s `.chat(model)` and
  * through `@ai-sdk/openai-compatible`, `generateText`. What reached coord is counted from its
  * access log, what the team ran from the provider's recorded model calls.
  *

@@ -1,7 +1,7 @@
 /**
- * `coord serve` with a looping team (issue 25 "How it must be shown"): three agents whose model
- * writes a slightly different answer every round and never votes (the misbehaving-model fake on
- * 127.0.0.1), served with a run budget of 9 model calls. Each request must come back within its
+ * `coord serve` with a looping team (docs/real-models.md "The run budget"): three agents whose
+ * model writes a slightly different answer every round and never votes (the misbehaving-model fake
+ * on 127.0.0.1), served with a run budget of 9 model calls. Each request must come back within its
  * own budget (the calls the fake counted, at most `max_calls + agents − 1` per request) with the
  * best answer so far, saying in `coord.degraded` / `coord.limits_reached` that the budget ended it.
  */

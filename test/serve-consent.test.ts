@@ -1,6 +1,6 @@
 /**
- * `coord serve` acts only with the operator's consent (issue 30 rows 1 and 2, item 1;
- * docs/security.md), over a real socket to the built CLI:
+ * `coord serve` acts only with the operator's consent (docs/security.md), over a real socket to the
+ * built CLI:
  *
  * - without `--config`, a request naming `@examples/tools_team` (commands, MCP, a writable
  *   context path) is refused before any agent starts: the command it asks for never runs;

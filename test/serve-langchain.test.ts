@@ -1,6 +1,6 @@
 /**
  * LangChain JS (`@langchain/openai`'s ChatOpenAI) against `coord serve` from the built CLI, with a
- * team on a fake provider (issue 27, "How it must be shown"). What reached coord is counted from
+ * team on a fake provider. What reached coord is counted from
  * its access log, what the team ran from the provider's recorded model calls.
  *
  * LangChain retries every error but 400–407, 409, 413 (and aborts, `insufficient_quota`, some

@@ -1,5 +1,5 @@
 /**
- * `coord serve` over a real socket with the official `openai` npm client (STYLE.md rule 12):
+ * `coord serve` over a real socket with the official `openai` npm client (CONTRIBUTING.md rule 12):
  * a scripted team and a fake-provider team behind the server; content, reasoning_content and
  * usage as docs/server.md specifies, the SDK's 501 error for `stream: true`, the models list and
  * bearer authentication.

@@ -1,5 +1,5 @@
 /**
- * The official python `openai` client against coord serve (issue 27 items 1 and 2): streaming
+ * The official python `openai` client against coord serve: streaming
  * from `--stream` (the trace as `reasoning_content`, the answer, usage; one request), without it
  * the spec's 501 sent once, and a failing team sent once (python `openai` retries a 5xx twice unless told not to). Runs with the python
  * named by COORD_TEST_PYTHON (default `python3`) when it has `openai` installed; otherwise it is

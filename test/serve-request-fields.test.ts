@@ -1,5 +1,5 @@
 /**
- * No request field is silently ignored (issue 27 item 3), shown with the official `openai` npm
+ * No request field is silently ignored, shown with the official `openai` npm
  * client over a real socket: what coord cannot serve (`tools`, `tool_choice: "required"`, `n > 1`,
  * `logprobs`) is a 400 naming the parameter; `response_format` json_schema is honoured (every
  * agent is told, the final answer is validated) and an answer that does not match is a 502, sent

@@ -1,5 +1,5 @@
 /**
- * A failed team is never re-run by a client (issue 27 item 2): the official `openai` npm client
+ * A failed team is never re-run by a client: the official `openai` npm client
  * (which retries a 5xx twice by default) sends one request to `coord serve` when the team fails,
  * because every 5xx coord sends says `x-should-retry: false` unless retrying helps (the 503 of the
  * in-flight cap: `x-should-retry: true`, `Retry-After`); and the message the client reads names

@@ -1,6 +1,6 @@
 /**
- * `coord serve` against hostile requests, over a real socket to the built CLI (issue 17, items
- * 1, 2 and 5; docs/server.md "Security"): one test per finding.
+ * `coord serve` against hostile requests, over a real socket to the built CLI (docs/server.md
+ * "Security"): one test per finding.
  *
  * - a `text/plain` or form body (what any web page can post cross-site without a preflight) is a
  *   415, and an `Origin` that is not allowed a 403; allowed origins get CORS headers;

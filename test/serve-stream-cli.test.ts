@@ -1,5 +1,5 @@
 /**
- * `coord serve --stream` end to end (issue 27 item 1): the built CLI (`dist/bin/coord.js`) with
+ * `coord serve --stream` end to end: the built CLI (`dist/bin/coord.js`) with
  * the scripted team, the official `openai` client streaming from it; `COORD_SERVER_STREAM=true`
  * does the same; without either, `stream: true` stays the spec's 501, sent to the client once.
  */

@@ -1,5 +1,5 @@
 /**
- * `coord serve --stream` (issue 27 item 1) over a real socket with the clients people stream
+ * `coord serve --stream` over a real socket with the clients people stream
  * with: the official `openai` npm client (`stream: true` and `chat.completions.stream()`) and the
  * AI SDK (`streamText` through `@ai-sdk/openai-compatible`). The trace arrives as
  * `reasoning_content` deltas while the team still works, then the final answer, `finish_reason`,

@@ -1,5 +1,5 @@
 /**
- * `coord serve` cannot be tied up (issue 30 row 5, item 6; docs/security.md), over real sockets
+ * `coord serve` cannot be tied up (docs/security.md), over real sockets
  * to the built CLI with small time limits (the COORD_SERVER_*_TIMEOUT_MS variables):
  *
  * - a half-sent body is answered 408 and dropped after the body timeout, and logged as one

@@ -1,5 +1,5 @@
 /**
- * Where a continued session logs (issue 31; spec §2 "Log directory"), on the built CLI: a turn
+ * Where a continued session logs (spec §2 "Log directory"), on the built CLI: a turn
  * run by a later coord process (`-c/--continue`, `--session-id`) is a new run, logged in a new
  * `log_<YYYYMMDD>_<HHMMSS>[_<n>]/turn_<n>/attempt_1/` under the log root of the directory it runs
  * in, never in the first run's directory; `coord logs` there finds it.

@@ -1,5 +1,5 @@
 /**
- * `coord shares list|delete` end to end (issue 14, item 4) against the fake gh: only gists
+ * `coord shares list|delete` end to end against the fake gh: only gists
  * carrying coord's description and manifest are listed or deleted; delete asks (`--yes` skips
  * it; without a terminal `--yes` is required); old gh without `--yes` on `gist delete` works; the
  * confirmation answered in a real terminal (tmux).

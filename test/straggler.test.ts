@@ -1,5 +1,5 @@
 /**
- * The straggler rule end to end (issue 17 item 4): the built CLI runs a team in which one agent's
+ * The straggler rule end to end: the built CLI runs a team in which one agent's
  * provider (a fake OpenAI-compatible server on 127.0.0.1) never answers. The two other agents
  * answer at once; once they are done the hanging agent is cut after
  * `straggler_timeout_seconds` (here 1 s, to keep the test short; the default is 60 s, checked on

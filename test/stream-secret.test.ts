@@ -1,5 +1,5 @@
 /**
- * A secret split across stream chunks never reaches a file (issue 30 item 9, row 13): a fake
+ * A secret split across stream chunks never reaches a file: a fake
  * provider (Chat Completions over a real socket) streams OPENAI_API_KEY's value in three text
  * deltas; the built CLI's run log (events.jsonl and every other file) and the bundle
  * `coord export` uploads (through a fake `gh`) hold no piece of it, and the text around it is

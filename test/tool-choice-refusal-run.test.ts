@@ -1,6 +1,6 @@
 /**
- * A team on a server that refuses `tool_choice: "required"` (older vLLM, some OpenRouter routes;
- * issue 25): once failed every agent in 6 requests. Now each agent's first refused request is
+ * A team on a server that refuses `tool_choice: "required"` (older vLLM, some OpenRouter routes):
+ * once failed every agent in 6 requests. Now each agent's first refused request is
  * sent again with `auto`, the agent's later requests send `auto` from the start, the run says so
  * once per agent in a `warning` event, and it ends with the team's answer. In process, through
  * the runner, over a real socket.

@@ -1,5 +1,5 @@
 /**
- * Tracing never breaks a run, and its spans get out (issue 16; docs/tracing.md): Ctrl+C (SIGINT),
+ * Tracing never breaks a run, and its spans get out (docs/tracing.md): Ctrl+C (SIGINT),
  * SIGTERM or SIGHUP mid-run still delivers the spans of the rounds so far; a receiver that is not
  * there, fails or never answers changes neither the exit code nor the answer (one warning); Logfire's
  * write token from the environment and from the credentials file reaches the receiver standing

@@ -1,5 +1,5 @@
 /**
- * Tracing end to end (issue 16; docs/tracing.md): the built CLI runs a three-agent team against
+ * Tracing end to end (docs/tracing.md): the built CLI runs a three-agent team against
  * the fake OpenAI server on 127.0.0.1 and sends its spans over OTLP/HTTP to a local receiver
  * (test/support/otlp-receiver.ts) that decodes the real JSON payloads. The span tree, its times
  * against events.jsonl, its tokens against metrics.json, the trace id in the run log, the end
@@ -49,7 +49,8 @@ function teamYaml(url: string, extra = ""): string {
 }
 
 async function team(extra = "") {
-  // Distinct answers per model: identical ones would be refused (COORDINATION.md step 2).
+  // Distinct answers per model: identical ones would be refused (docs/coordination.md "Voting mode"
+  // step 2).
   provider = await startFakeOpenAIServer((request) =>
     coordinationHandler({
       answer: `2+2=4, says ${String(request.body.model)}.`,

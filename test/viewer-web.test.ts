@@ -1,5 +1,5 @@
 /**
- * `coord viewer --web` end to end (issue 14, item 1): the built CLI serves the viewer on
+ * `coord viewer --web` end to end: the built CLI serves the viewer on
  * 127.0.0.1; Debian's chromium (playwright-core, never a downloaded browser) opens the page and
  * shows the xterm terminal with the panels, a key reaches the viewer, and a reload replays again.
  * The server refuses a foreign Host and a WebSocket from another origin, and stops on SIGINT.

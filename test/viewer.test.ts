@@ -1,5 +1,5 @@
 /**
- * `coord viewer` end to end in a real terminal (tmux), issue 14 item 1: the fixture logs of
+ * `coord viewer` end to end in a real terminal (tmux): the fixture logs of
  * schema v1 and v2 replayed instantly; a slowed copy replayed at --replay-speed 1 (the panels
  * before the vote, then the winner: order, not time, is asserted; the pace itself is checked on a
  * virtual clock in src/commands/viewer-feed.test.tsx); --turn/--attempt; --pick; a run followed

@@ -1,5 +1,5 @@
 /**
- * The web page shows the answers grouped by conclusion (issue 26 item 1), end to end: the built
+ * The web page shows the answers grouped by conclusion, end to end: the built
  * CLI with `--web` runs a scripted team where two agents reach 18 in different words and a third
  * says 20, each voting for its own answer; in Debian's chromium the votes card shows the winner,
  * then one row per conclusion group with its votes and agents, the winner's marked.

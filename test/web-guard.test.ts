@@ -1,6 +1,6 @@
 /**
- * The browser UI's server against hostile pages and clients (issue 30 rows 6 and 14, item 7;
- * docs/security.md), over real sockets to the built CLI bound to 0.0.0.0:
+ * The browser UI's server against hostile pages and clients (docs/security.md), over real sockets
+ * to the built CLI bound to 0.0.0.0:
  *
  * - DNS rebinding: a request naming another host (`Host: attacker.example`) is refused on every
  *   bind — no session is listed, no run starts — while loopback names and this machine's own

@@ -1,5 +1,5 @@
 /**
- * `coord --web` end to end (issue 13 "How it must be shown"): the built CLI with a question
+ * `coord --web` end to end: the built CLI with a question
  * against the fake OpenAI server, the page in Debian's chromium. Three agent cards stream text,
  * the tally shows who voted for whom, the winner and the final answer (Markdown, raw HTML shown
  * as text) appear; the run log is the one the page was fed from.

@@ -1,5 +1,5 @@
 /**
- * The share viewer page (issue 14 item 3; docs/web.md "Share viewer"): dist/web/share/ loads
+ * The share viewer page (docs/web.md "Share viewer"): dist/web/share/ loads
  * `?gist=<id>` from GitHub's gist API and renders the coordination timeline, answers, votes, tool
  * usage and final answer with the live page's components. Chromium's network is stubbed: the
  * page's files come from dist/web, the API answers with a recorded gist (test/fixtures/share),

@@ -7,7 +7,7 @@
  * snapshots taken so far; once it ends, the final result (the presenter's workspace after its
  * final answer) with the files it wrote. Nothing outside an offered root can be read: not `..`,
  * not an absolute path, not a symlink pointing out; a FIFO an agent made is refused at once
- * (issue 30 row 7: it froze the page) and left out of the snapshots.
+ * (it once froze the page) and left out of the snapshots.
  */
 import { execFileSync } from "node:child_process";
 import { symlink, writeFile } from "node:fs/promises";

@@ -4,9 +4,9 @@
  * Thoughts stream as `reasoning-delta` chunks; Google Search and code execution run on Google's
  * side and arrive as `provider-tool-call` / `provider-tool-result` chunks.
  *
- * Provider quirks (STYLE.md rule 4): Google reports web searches only as grounding metadata on the
- * last chunk ({@link groundingToolChunks}), and says how long to wait after a 429 in the error
- * body, not in a header ({@link retryDelayMs}).
+ * Provider quirks (CONTRIBUTING.md rule 4): Google reports web searches only as grounding metadata
+ * on the last chunk ({@link groundingToolChunks}), and says how long to wait after a 429 in the
+ * error body, not in a header ({@link retryDelayMs}).
  */
 import { activityFetch } from "./ai-sdk-activity.js";
 import { bodyMergingFetch, generationSettings } from "./generation-settings.js";

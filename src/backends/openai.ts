@@ -24,7 +24,7 @@ import { configuredBaseUrl, defaultBaseUrlOf, factsOf } from "./providers/facts.
 /** The OpenAI API base URL used when neither `base_url:` nor `OPENAI_BASE_URL` is set. */
 export const OPENAI_DEFAULT_BASE_URL = defaultBaseUrlOf("openai");
 
-/** Injected dependencies of the OpenAI-family backends (STYLE.md rule 9). */
+/** Injected dependencies of the OpenAI-family backends (CONTRIBUTING.md rule 9). */
 /**
  * Creates the `openai` backend (Responses API, one `POST {base_url}/responses` per call).
  *

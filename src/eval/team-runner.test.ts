@@ -1,5 +1,5 @@
 /**
- * `coord eval` counts every request a run sent as a call (issue 25 item 7): failed requests and
+ * `coord eval` counts every request a run sent as a call: failed requests and
  * retries included, as the run's metrics.json does.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * `coord logs summary` (text and JSON) of the winner's conclusion groups (issue 26 item 1) on real
+ * `coord logs summary` (text and JSON) of the winner's conclusion groups on real
  * scripted runs: what broke a tie, free-form answers, and logs from before groups.
  */
 import { describe, expect, test } from "vitest";

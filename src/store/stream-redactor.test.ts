@@ -1,5 +1,5 @@
 /**
- * A secret streamed in pieces is redacted whole (issue 30 item 9, row 13): the stream redactor
+ * A secret streamed in pieces is redacted whole: the stream redactor
  * keeps events in order with their seq and count, re-chunks only delta texts within a block, and
  * leaves no piece of a key in any written delta.
  */

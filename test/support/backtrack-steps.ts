@@ -1,6 +1,6 @@
 /**
  * A step-counting backtracking regex matcher, for tests that prove a pattern does linear work on
- * hostile input by counting, not timing (issue 26, src/engine/conclusions-hostile.test.ts). It
+ * hostile input by counting, not timing (src/engine/conclusions-hostile.test.ts). It
  * runs a JavaScript pattern the way a backtracking engine such as V8's Irregexp does (leftmost
  * start first, greedy/lazy quantifiers tried in order, alternatives left to right) and counts one
  * step per node tried, per character a quantifier consumes and per start position. The count is

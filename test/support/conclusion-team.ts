@@ -1,5 +1,5 @@
 /**
- * A scripted team for the conclusion groups (issue 26 item 1): alice and bob reach 18 in
+ * A scripted team for the conclusion groups: alice and bob reach 18 in
  * different words (`6 × 3 = 18`, `**$18.00**`), carol says 20; each votes for its own answer, so
  * the votes split 1–1–1 by answer and 2–1 by conclusion. alice (the 18 group's earliest answer)
  * presents, keeping 18.

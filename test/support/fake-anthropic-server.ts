@@ -1,6 +1,6 @@
 /**
- * A fake Anthropic API on 127.0.0.1 speaking the real Messages wire format (STYLE.md rules 6 and
- * 12), so the `claude` backend (`@ai-sdk/anthropic`) and Claude Code (`ANTHROPIC_BASE_URL`) run
+ * A fake Anthropic API on 127.0.0.1 speaking the real Messages wire format (CONTRIBUTING.md rules 6
+ * and 12), so the `claude` backend (`@ai-sdk/anthropic`) and Claude Code (`ANTHROPIC_BASE_URL`) run
  * against it over a real socket:
  *
  * - `POST /v1/messages` (any query, e.g. Claude Code's `?beta=true`): with `"stream": true` the

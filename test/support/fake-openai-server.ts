@@ -1,6 +1,7 @@
 /**
- * A fake OpenAI server on 127.0.0.1 speaking the real wire formats (STYLE.md rules 6 and 12), so
- * backend tests run the real SDK clients over a real socket and never touch the network:
+ * A fake OpenAI server on 127.0.0.1 speaking the real wire formats (CONTRIBUTING.md rules 6
+ * and 12), so backend tests run the real SDK clients over a real socket and never touch the
+ * network:
  *
  * - `POST /v1/chat/completions`: SSE `chat.completion.chunk` lines (text deltas, tool calls with
  *   id+name first and arguments split over several chunks, `reasoning_content` deltas, a final

@@ -1,5 +1,5 @@
 /**
- * Runs the misbehaving-model fake (issue 25) as its own process, for trying coord by hand or from
+ * Runs the misbehaving-model fake as its own process, for trying coord by hand or from
  * another process:
  *
  *     node dist/test/support/misbehaving-server-main.js [--port N]

@@ -1,5 +1,5 @@
 /**
- * The real-models matrix of issue 25 ("How it must be shown"): one cell is a behaviour of the
+ * The real-models matrix (docs/real-models.md): one cell is a behaviour of the
  * misbehaving-model fake, played by the whole team (3 agents) or by one agent beside two sound
  * ones, in one mode (voting, `--quick`, `--single-agent`, decomposition, personas, `--plan`,
  * `--plan-and-execute`). {@link runCell} runs the built CLI on one GSM8K question against a fresh

@@ -1,8 +1,8 @@
 /**
  * Run states for component tests, built the only way states are built: by feeding events to the
- * shared reducer (STYLE.md rule 3). `teamState(n)` starts a run of `n` agents; `step` applies
- * event bodies with a fixed clock (1 s apart from 2025-01-01T00:00:00Z), stamped by the one test
- * event builder (test/support/events.ts).
+ * shared reducer (CONTRIBUTING.md rule 3). `teamState(n)` starts a run of `n` agents; `step`
+ * applies event bodies with a fixed clock (1 s apart from 2025-01-01T00:00:00Z), stamped by the one
+ * test event builder (test/support/events.ts).
  */
 import type { CoordinationMode, EventBody } from "../../events/index.js";
 import { initialRunState, reduceRun, type RunState } from "../../session/index.js";

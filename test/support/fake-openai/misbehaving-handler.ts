@@ -1,9 +1,9 @@
 /**
  * {@link misbehavingHandler}: a fake-server handler that plays the ways real models break coord's
- * protocol (issue 25), picked per agent by the request's `model` name, and counts what each model
- * was sent. It speaks through {@link startFakeOpenAIServer}'s Chat Completions wire format; every
- * sound reply comes from {@link soundReply} (which extends `coordinationHandler` with planning and
- * plan execution).
+ * protocol (docs/real-models.md), picked per agent by the request's `model` name, and counts what
+ * each model was sent. It speaks through {@link startFakeOpenAIServer}'s Chat Completions wire
+ * format; every sound reply comes from {@link soundReply} (which extends `coordinationHandler` with
+ * planning and plan execution).
  *
  * Model name grammar: `[tag/]behaviour[-N][@rate]`, e.g. `a/plain-text`, `b/unknown-tool@30`,
  * `small-context-2000`. The tag only tells agents apart (their answers differ by it and stats are
