@@ -3,9 +3,9 @@
  * `chatcompletion` team against a fake OpenAI server (its own process, instant replies), loaded
  * by autocannon at concurrency 32, next to the floor server (`floor-server.ts`) that makes the
  * same 7 model requests per incoming request with plain `node:http`, measured in alternating
- * slices in the same run, with run logs (issue 29 goal: ≥ 0.25× the floor) and without (issue 19
- * goal: ≥ 0.5×). With `COORD_BENCH_CPU_PROF=1` the logging server runs under `--cpu-prof` and its
- * self time is printed by place (`cpu-attribution.ts`).
+ * slices in the same run, with run logs (goal: ≥ 0.25× the floor) and without (goal: ≥ 0.5×).
+ * With `COORD_BENCH_CPU_PROF=1` the logging server runs under `--cpu-prof` and its self time is
+ * printed by place (`cpu-attribution.ts`).
  */
 import autocannon, { type Result } from "autocannon";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

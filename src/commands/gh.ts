@@ -1,7 +1,7 @@
 /**
  * The GitHub CLI `gh`, as `coord export` and `coord shares` use it (spec §5.3 "The sharing
- * commands use the code-hosting client's own login"; ARCHITECTURE.md "sharing: gh (Debian
- * package; old: no --json on gist list)"). Only these parts of gh's command-line contract are
+ * commands use the code-hosting client's own login"; Debian's gh is old: no --json on
+ * `gist list`). Only these parts of gh's command-line contract are
  * used, all present since gh 2.0: `gh auth status` (exit 0 when logged in), `gh gist create
  * FILE… --desc TEXT` (secret by default; prints the gist's URL on stdout), `gh gist list
  * --limit N` (tab-separated lines when stdout is not a terminal: id, description, `N files`,

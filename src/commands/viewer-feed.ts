@@ -3,8 +3,8 @@
  * events.jsonl — those already written, paced by `--replay-speed` on the injected clock, then
  * those the run appends while it goes on — published into one live run
  * (src/session/live-run.ts), so every display is a subscriber fed by the one reducer, exactly as
- * during the run itself (ARCHITECTURE.md "replay: events.jsonl ──▶ same reducer ──▶ same
- * terminal UI").
+ * during the run itself (docs/architecture.md "One stream": a replay is events.jsonl fed
+ * through the same reducer).
  */
 import type { Clock } from "../clock.js";
 import type { CoordEvent } from "../events/index.js";

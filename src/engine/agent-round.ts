@@ -411,7 +411,8 @@ function answersLength(snapshot: AnswerSnapshot): number {
 }
 
 /**
- * Keeps a refused attempt's conversation from growing (issue 29 item 5): when attempt N is refused,
+ * Keeps a refused attempt's conversation from growing (fewer prompt tokens per retry): when
+ * attempt N is refused,
  * the exchange of attempt N−1's refusal (its reply, the results given to its calls, the refusal) is
  * taken out, so every retry sends the opening, the steps that ran working tools, and only the
  * latest refused reply with its refusal. An exchange whose reply also ran working tools is kept
