@@ -1,8 +1,8 @@
 /**
- * The memory-sessions registry's public API (ARCHITECTURE.md "sessions/"): `~/.coord/sessions.json`
- * and the turn records beside it, under a cross-process lock, written atomically by the store's
- * one policy; the archive of old sessions; whether a run log's writer still lives. The pure view
- * model these records are made from is src/session/.
+ * The memory-sessions registry's public API (docs/architecture.md "Layers"):
+ * `~/.coord/sessions.json` and the turn records beside it, under a cross-process lock, written
+ * atomically by the store's one policy; the archive of old sessions; whether a run log's writer
+ * still lives. The pure view model these records are made from is src/session/.
  */
 export {
   createSessionStore,
