@@ -5,7 +5,7 @@
 import { ConfigError } from "../errors.js";
 import { checkConfig } from "./check-config.js";
 import { defaultAgentId } from "./normalize-config.js";
-import { descriptorOf } from "./provider-descriptors/index.js";
+import { descriptorOf, PROVIDER_DESCRIPTORS } from "./provider-descriptors/index.js";
 import { BACKEND_TYPES, ConfigSchema, type BackendType, type Config } from "./schema.js";
 
 /** The quick-setup flags as given on the command line (`undefined` = not given). */
@@ -41,20 +41,16 @@ export function parseBackendType(value: string): BackendType {
 }
 
 /**
- * Guesses the backend of a model name given with `--model` alone: `*.gguf` → `local`, `gpt-*`,
- * `o1`… → `openai`, `claude*` → `claude`, `gemini*` → `gemini`, `grok*` → `grok`, `glm*` → `zai`.
+ * Guesses the backend of a model name given with `--model` alone: `*.gguf` → `local`, else the
+ * first descriptor whose `modelNames` match (`gpt-*`, `o1`… → `openai`, `claude*` → `claude`,
+ * `gemini*` → `gemini`, `grok*` → `grok`, `glm*` → `zai`).
  *
  * @returns The backend type, or `undefined` when the name says nothing.
  */
 export function inferBackendType(model: string): BackendType | undefined {
   const name = model.toLowerCase();
   if (name.endsWith(".gguf")) return "local";
-  if (/^(gpt-|chatgpt|o\d)/.test(name)) return "openai";
-  if (name.startsWith("claude")) return "claude";
-  if (name.startsWith("gemini")) return "gemini";
-  if (name.startsWith("grok")) return "grok";
-  if (name.startsWith("glm")) return "zai";
-  return undefined;
+  return PROVIDER_DESCRIPTORS.find((descriptor) => descriptor.modelNames?.test(name))?.type;
 }
 
 /**

@@ -9,6 +9,7 @@ export const claude = defineProvider({
   baseUrlVariable: "ANTHROPIC_BASE_URL",
   defaultBaseUrl: "https://api.anthropic.com/v1",
   defaultModel: "claude-haiku-4-5",
+  modelNames: /^claude/,
   capabilities: { ...NO_CAPABILITIES, reasoning: true, webSearch: true, codeExecution: true },
   price: { kind: "list", provider: "anthropic" },
   tracing: { providerName: "anthropic" },

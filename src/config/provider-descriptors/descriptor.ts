@@ -75,6 +75,8 @@ export interface ProviderDescriptor<Type extends string = string> {
   defaultBaseUrl?: string;
   /** The model quick setup uses when `--model` is not given (none: it depends on the server). */
   defaultModel?: string;
+  /** Model names that say this type: `--model NAME` alone picks it (lower-cased name). */
+  modelNames?: RegExp;
   /** `hosted_chat`: the ai SDK package it goes through. */
   sdk?: ChatProviderSdk;
   capabilities: ProviderCapabilities;

@@ -20,7 +20,7 @@ import { BACKEND_TYPES } from "../backend-types.js";
 import { CHAT_PROVIDERS } from "../chat-providers.js";
 import { configJsonSchema, renderConfigReference } from "../docs.js";
 import { packageRoot } from "../examples.js";
-import { defaultModelOf } from "../quick-setup.js";
+import { defaultModelOf, inferBackendType } from "../quick-setup.js";
 import { PROVIDERS } from "../providers.js";
 import { PROVIDER_DESCRIPTORS } from "./index.js";
 
@@ -91,6 +91,9 @@ describe("every provider descriptor is known everywhere", () => {
 
   it.each(TYPES)("%s: quick setup's default model and the wizard's agree", (type, d) => {
     expect(defaultModelOf(type)).toBe(d.defaultModel);
+    if (d.modelNames !== undefined && d.defaultModel !== undefined) {
+      expect(inferBackendType(d.defaultModel)).toBe(type);
+    }
     const offered = PROVIDERS.find(
       (provider) => provider.backend === type && provider.baseUrl === undefined,
     );

@@ -9,6 +9,7 @@ export const gemini = defineProvider({
   baseUrlVariable: "GEMINI_BASE_URL",
   defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
   defaultModel: "gemini-2.5-flash",
+  modelNames: /^gemini/,
   capabilities: { ...NO_CAPABILITIES, webSearch: true, codeExecution: true },
   price: { kind: "list", provider: "google" },
   tracing: { providerName: "gcp.gemini" },

@@ -9,6 +9,7 @@ export const grok = defineProvider({
   baseUrlVariable: "XAI_BASE_URL",
   defaultBaseUrl: "https://api.x.ai/v1",
   defaultModel: "grok-4-1-fast-non-reasoning",
+  modelNames: /^grok/,
   capabilities: { ...NO_CAPABILITIES, reasoning: true, webSearch: true, codeExecution: true },
   price: { kind: "list", provider: "x-ai" },
   tracing: { providerName: "x_ai" },

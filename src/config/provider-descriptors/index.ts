@@ -2,7 +2,7 @@
  * Every backend type coord runs, one descriptor each (`./descriptor.ts` for the shape), in the
  * order `--help`, the schema and the docs list them. Adding a provider is one file here (plus its
  * line below) and, when no existing implementation speaks its API, its backend module and the
- * implementation's factory in `src/backends/providers/index.ts`. `src/config/provider-descriptors.test.ts`
+ * implementation's factory in `src/backends/providers/index.ts`. `./descriptors.test.ts`
  * checks that the schema, docs, key checks, registry and pricing all know every descriptor.
  */
 import type { ProviderDescriptor } from "./descriptor.js";

@@ -9,6 +9,7 @@ export const openai = defineProvider({
   baseUrlVariable: "OPENAI_BASE_URL",
   defaultBaseUrl: "https://api.openai.com/v1",
   defaultModel: "gpt-4o-mini",
+  modelNames: /^(gpt-|chatgpt|o\d)/,
   capabilities: { ...NO_CAPABILITIES, reasoning: true, webSearch: true },
   price: { kind: "list", provider: "openai" },
   tracing: { providerName: "openai" },

@@ -8,6 +8,7 @@ export const zai = defineProvider({
   keyVariables: ["ZAI_API_KEY"],
   defaultBaseUrl: "https://api.z.ai/api/paas/v4",
   defaultModel: "glm-4.5-air",
+  modelNames: /^glm/,
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "zai" },
   tracing: { providerName: "zai" },
