@@ -211,22 +211,23 @@ const NODE_MODULES = builtinModules.filter(
   (name) => !name.startsWith("_") && !name.startsWith("node:"),
 );
 
-/** The no-restricted-imports options for files of `folder` (undefined: a root file). */
-function importRules(folder, { throughIndex = true } = {}) {
+/**
+ * The no-restricted-imports options for files of `folder` (undefined: a root file). `direct`:
+ * folders it may reach by naming their modules, not only through index.ts.
+ */
+function importRules(folder, { direct = [] } = {}) {
   const banned = folder ? BANNED[folder] : [];
   const patterns = banned.map((other) => ({
     group: [`**/${other}`, `**/${other}/**`],
     message: `ARCHITECTURE.md "Allowed imports": src/${folder}/ may not import from src/${other}/.`,
   }));
-  if (throughIndex) {
-    for (const other of FOLDERS) {
-      if (other === folder || banned.some((name) => other === name || other.startsWith(`${name}/`)))
-        continue;
-      patterns.push({
-        group: [`**/${other}/*`, `!**/${other}/index.js`],
-        message: `Reach src/${other}/ through its index.ts (its public API); only a lazy import() may name one of its modules.`,
-      });
-    }
+  for (const other of FOLDERS) {
+    if (other === folder || direct.includes(other)) continue;
+    if (banned.some((name) => other === name || other.startsWith(`${name}/`))) continue;
+    patterns.push({
+      group: [`**/${other}/*`, `!**/${other}/index.js`],
+      message: `Reach src/${other}/ through its index.ts (its public API); only a lazy import() may name one of its modules.`,
+    });
   }
   const paths =
     folder === "engine"
@@ -268,9 +269,14 @@ export default tseslint.config(
   ...FOLDERS.map((folder) => ({
     files: [`src/${folder}/**`],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
-    // The page cannot go through index.ts files that re-export Node modules (the bundle would
-    // pull in node:fs): it names the pure modules it uses.
-    rules: { "no-restricted-imports": importRules(folder, { throughIndex: folder !== "ui/web" }) },
+    // The page goes through the index.ts of the pure folders it bundles (events/, session/); of
+    // server/ and ui/plain/, whose index.ts re-export Node modules (the bundle would pull in
+    // node:fs), it names the pure modules it uses (the server's wire types, trace lines, numbers).
+    rules: {
+      "no-restricted-imports": importRules(folder, {
+        direct: folder === "ui/web" ? ["server", "ui/plain"] : [],
+      }),
+    },
   })),
   {
     // Root modules (clock.ts, errors.ts) go through the folders' index.ts like everyone; cli.ts,

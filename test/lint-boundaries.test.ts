@@ -17,6 +17,7 @@ const FIXTURES = [
   "src/store/lint-fixture.ts",
   "src/session/lint-fixture.ts",
   "src/sessions/lint-fixture.ts",
+  "src/ui/web/lint-fixture.ts",
   "src/events/lint-fixture.ts",
   "src/plan/lint-fixture.ts",
 ];
@@ -114,6 +115,28 @@ describe("the folder contract, by lint", () => {
       'import { writeFileAtomic } from "../store/index.js";\nimport { readFile } from "node:fs/promises";\nimport type { RunState } from "../session/index.js";\nexport const used = [writeFileAtomic, readFile];\nexport type Used = RunState;\n',
     );
     expect(down).toEqual([]);
+  }, 60_000);
+
+  test("the page reaches session/ through its index.ts (pure now); the server's wire types by name", async () => {
+    const deep = await lint(
+      "src/ui/web/lint-fixture.ts",
+      'import { reduceRun } from "../../session/reducer.js";\nexport const used = reduceRun;\n',
+    );
+    expect(deep.map((entry) => entry.message)).toEqual([
+      expect.stringContaining("Reach src/session/ through its index.ts") as unknown as string,
+    ]);
+    const allowed = await lint(
+      "src/ui/web/lint-fixture.ts",
+      'import { reduceRun } from "../../session/index.js";\nimport { parseServerMessage } from "../../server/web/web-protocol.js";\nexport const used = [reduceRun, parseServerMessage];\n',
+    );
+    expect(allowed).toEqual([]);
+    const registry = await lint(
+      "src/ui/web/lint-fixture.ts",
+      'import { createSessionStore } from "../../sessions/index.js";\nexport const used = createSessionStore;\n',
+    );
+    expect(registry.map((entry) => entry.message)).toEqual([
+      expect.stringContaining("src/ui/web/ may not import from src/sessions/") as unknown as string,
+    ]);
   }, 60_000);
 
   test("events/ holds the contract only: it may not import the plan's rules (plan/)", async () => {

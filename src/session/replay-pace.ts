@@ -5,14 +5,25 @@
  * is instant. Pure apart from the clock; the events go through the one reducer afterwards like
  * any live run's.
  */
-import type { Clock } from "../clock.js";
 import type { CoordEvent } from "../events/index.js";
+
+/**
+ * What the replay uses of a clock (src/clock.ts `Clock`: the system clock, or a virtual one in
+ * tests). Named here rather than imported, so the browser page's typecheck, which bundles this
+ * folder, does not load the Node timers of src/clock.ts.
+ */
+export interface PaceClock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Resolves after `ms` milliseconds; rejects with the signal's reason if it aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
 
 /** Options of {@link createReplayPace}. */
 export interface ReplayPaceOptions {
   /** Playback speed: 1 real time, 2 twice as fast; undefined: instant. Must be > 0. */
   speed?: number | undefined;
-  clock: Clock;
+  clock: PaceClock;
   /** Stops the replay: {@link ReplayPace.events} then ends without error. */
   signal?: AbortSignal;
 }

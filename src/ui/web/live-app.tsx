@@ -7,7 +7,7 @@ import { SessionList } from "./components/session-list.js";
 import { WorkspaceBrowser } from "./components/workspace-browser.js";
 import { connectLiveFeed, type FeedStatus, type LiveFeed } from "./live-feed.js";
 import { createRunStore, type RunEntry } from "./run-store.js";
-import { initialRunState } from "../../session/run-state.js";
+import { initialRunState } from "../../session/index.js";
 import { useShortcuts } from "./use-shortcuts.js";
 
 const EMPTY_ENTRY: RunEntry = { events: [], state: initialRunState() };

@@ -7,8 +7,8 @@
  * a repeat and is dropped; one past the next seq means a gap, reported so the feed asks again
  * from the last seq held. So a run is never missing or repeating an event. Pure: no DOM.
  */
-import type { CoordEvent } from "../../events/events.js";
-import { initialRunState, reduceRun, type RunState } from "../../session/reducer.js";
+import type { CoordEvent } from "../../events/index.js";
+import { initialRunState, reduceRun, type RunState } from "../../session/index.js";
 
 /** One run as the page holds it. */
 export interface RunEntry {

@@ -5,17 +5,16 @@
  * through the same reader as `coord logs` (schema v1 logs are upgraded). Files GitHub cut in the
  * API response (`truncated: true`, over about 1 MB) are fetched from their `raw_url`.
  */
-import { parseEventLog } from "../../events/jsonl.js";
-import type { CoordEvent } from "../../events/events.js";
+import { type CoordEvent, parseEventLog } from "../../events/index.js";
 import {
   MANIFEST_FILE,
+  type ManifestSkippedView,
   parseShareManifest,
   RUN_FILE_KEYS,
   RUN_FILE_NAMES,
   ShareFormatError,
-  type ManifestSkippedView,
   type ShareManifestView,
-} from "../../session/share-manifest.js";
+} from "../../session/index.js";
 
 /** The gist API's base. */
 export const GIST_API = "https://api.github.com/gists/";

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import type { AgentState, RunState } from "../../../session/run-state.js";
+import type { AgentState, RunState } from "../../../session/index.js";
 import { cost, statusLabel, statusTone, tokenLine, WORKFLOW_TOOLS } from "./format.js";
 
 /** One agent: status, streamed reasoning and text, current answer, vote, tools, usage. */

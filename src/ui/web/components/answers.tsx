@@ -1,4 +1,4 @@
-import type { RunState } from "../../../session/run-state.js";
+import type { RunState } from "../../../session/index.js";
 import { MarkdownView } from "./markdown-view.js";
 
 /** Every answer of the run, newest first, with the votes it holds. */

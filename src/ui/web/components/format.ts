@@ -3,9 +3,14 @@
  * shared wording of src/session/agent-status.ts), token counts, cost (ui/plain's formatCost),
  * durations.
  */
-import { agentStatusText, isWorkOpen } from "../../../session/agent-status.js";
-import { costUsdOf, type Counters } from "../../../session/counters.js";
-import type { AgentState, RunState } from "../../../session/run-state.js";
+import {
+  type AgentState,
+  agentStatusText,
+  costUsdOf,
+  type Counters,
+  isWorkOpen,
+  type RunState,
+} from "../../../session/index.js";
 import { formatCost } from "../../plain/text-table.js";
 
 /** The agent's status in words (the one wording of every display; the card shows the round itself). */

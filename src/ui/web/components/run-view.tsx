@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from "react";
-import { wallTimeMs } from "../../../session/run-state.js";
+import { wallTimeMs } from "../../../session/index.js";
 import type { RunEntry } from "../run-store.js";
 import { AgentCard } from "./agent-card.js";
 import { AnswersList } from "./answers.js";

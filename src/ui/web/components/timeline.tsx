@@ -1,4 +1,4 @@
-import type { CoordEvent } from "../../../events/events.js";
+import type { CoordEvent } from "../../../events/index.js";
 import { createTraceFormatter, type TraceFormatter } from "../../plain/trace-lines.js";
 import { duration } from "./format.js";
 

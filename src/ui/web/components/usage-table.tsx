@@ -1,4 +1,4 @@
-import type { RunState } from "../../../session/run-state.js";
+import type { RunState } from "../../../session/index.js";
 import { cost, duration, tokens, WORKFLOW_TOOLS } from "./format.js";
 
 /** Tokens, cost and tool use per agent and for the run. */

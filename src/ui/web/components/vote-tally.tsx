@@ -1,5 +1,4 @@
-import type { RunState, WinnerGroup } from "../../../session/run-state.js";
-import { shownGroups, tieText } from "../../../session/winner-view.js";
+import { type RunState, shownGroups, tieText, type WinnerGroup } from "../../../session/index.js";
 
 /**
  * Votes on the current answer set, per agent voted for: a bar, the count and who voted (in team
