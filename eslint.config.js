@@ -1,4 +1,4 @@
-// ESLint flat config: typed rules, and the folder contract of ARCHITECTURE.md "Layout" and
+// ESLint flat config: typed rules, and the folder contract of docs/architecture.md "Layers" and
 // "Allowed imports", enforced here rather than by good intentions (test/lint-boundaries.test.ts
 // checks that a violation fails).
 import { builtinModules } from "node:module";
@@ -29,7 +29,7 @@ const FOLDERS = [
   "commands",
 ];
 
-/** Folders a folder may not import from at all (ARCHITECTURE.md "Allowed imports"). */
+/** Folders a folder may not import from at all (docs/architecture.md "Allowed imports"). */
 const BANNED = {
   events: FOLDERS.filter((folder) => folder !== "events"),
   // The plan's rules (checks, schedule, Markdown) read only the plan's types, so the engine, the
@@ -186,7 +186,7 @@ const BANNED = {
   commands: [],
 };
 
-/** Modules the engine may not import: it does no I/O (STYLE.md rule 1). */
+/** Modules the engine may not import: it does no I/O (CONTRIBUTING.md rule 1). */
 const IO_MODULES = [
   "fs",
   "fs/promises",
@@ -201,7 +201,7 @@ const IO_MODULES = [
 
 /**
  * Folders the browser page bundles, so no Node built-in module may be imported there: the view
- * model (ARCHITECTURE.md "session/": files, locks and processes live in src/sessions/ and
+ * model (docs/architecture.md "Layers": files, locks and processes live in src/sessions/ and
  * src/store/) and the page itself.
  */
 const NO_NODE = new Set(["session", "ui/web"]);

@@ -1,6 +1,6 @@
 /**
- * The folder contract is enforced by lint, not by good intentions (ARCHITECTURE.md "Allowed
- * imports"; issue "The run as one stream", item 5): ESLint, with the project's own config, fails
+ * The folder contract is enforced by lint, not by good intentions (docs/architecture.md "Allowed
+ * imports"): ESLint, with the project's own config, fails
  * on a file in src/engine/ that imports the runner or node:fs, on a cross-folder import that
  * bypasses a folder's index.ts, on session/ importing store/ or the sessions registry or any Node
  * module (the view model is pure: the browser page bundles it), on the contract (events/) importing

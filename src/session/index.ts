@@ -1,5 +1,5 @@
 /**
- * The session layer's public API (ARCHITECTURE.md "session/"): the live run and its one reducer,
+ * The session layer's public API (docs/architecture.md "Layers"): the live run and its one reducer,
  * the view model and its JSON renderings (status.json, metrics.json, the share manifest), the
  * agent-status wording. Pure: no Node modules (the lint forbids them here), so the browser page
  * can use all of it. The memory-sessions registry on disk is src/sessions/.

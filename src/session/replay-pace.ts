@@ -1,9 +1,9 @@
 /**
  * Replay timing for `coord viewer --replay-speed N` (spec §4.2): stored events are released at
  * the pace they were recorded — event `i` at `(time_i − time_0) / speed` after the replay
- * starts — on an injected clock (virtual in tests, STYLE.md rule 9). Without a speed the replay
- * is instant. Pure apart from the clock; the events go through the one reducer afterwards like
- * any live run's.
+ * starts — on an injected clock (virtual in tests, CONTRIBUTING.md rule 9). Without a speed the
+ * replay is instant. Pure apart from the clock; the events go through the one reducer afterwards
+ * like any live run's.
  */
 import type { CoordEvent } from "../events/index.js";
 

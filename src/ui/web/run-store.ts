@@ -1,7 +1,7 @@
 /**
  * The page's copy of runs: each run's events, oldest first, and the state the one reducer
  * (`reduceRun`, src/session/reducer.ts) builds from them — the same view model the terminal UI,
- * the log writer and `coord logs` use (STYLE.md rule 3). No other state model.
+ * the log writer and `coord logs` use (CONTRIBUTING.md rule 3). No other state model.
  *
  * Events arrive with their run's `seq` (1, 2, 3, …). An event at or below the last seq held is
  * a repeat and is dropped; one past the next seq means a gap, reported so the feed asks again

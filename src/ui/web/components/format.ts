@@ -1,6 +1,6 @@
 /**
- * Words and numbers of the page, from the reducer's state (STYLE.md rule 3): agent status (the
- * shared wording of src/session/agent-status.ts), token counts, cost (ui/plain's formatCost),
+ * Words and numbers of the page, from the reducer's state (CONTRIBUTING.md rule 3): agent status
+ * (the shared wording of src/session/agent-status.ts), token counts, cost (ui/plain's formatCost),
  * durations.
  */
 import {

@@ -3,7 +3,7 @@ import { type RunState, shownGroups, tieText, type WinnerGroup } from "../../../
 /**
  * Votes on the current answer set, per agent voted for: a bar, the count and who voted (in team
  * order); the winner's row marked. After the run the winner event's tally is shown when votes were reset,
- * then the winner and the answers grouped by conclusion (issue 26).
+ * then the winner and the answers grouped by conclusion.
  */
 export function VoteTally({ state }: { state: RunState }) {
   if (state.agents.length === 0) return null;
