@@ -49,15 +49,6 @@ const TOP_K_SERVERS: readonly BackendType[] = typesWith("topK");
 /** Servers that render a chat template from `chat_template_kwargs` (vLLM, SGLang). */
 const CHAT_TEMPLATE_SERVERS: readonly BackendType[] = typesWith("chatTemplateKwargs");
 
-/** OpenAI's Responses API (and Azure's v1 API). */
-const RESPONSES_PARAMETERS: readonly GenerationParameter[] = [
-  "temperature",
-  "top_p",
-  "max_tokens",
-  "reasoning_effort",
-  "extra_body",
-];
-
 /**
  * True when the backend speaks Chat Completions: the Chat Completions types, and `azure_openai`
  * with a dated `api_version` (else `AZURE_OPENAI_API_VERSION` from `env`; `v1`, the default, is
@@ -83,63 +74,19 @@ export function generationParametersOf(
   env: Readonly<Record<string, string | undefined>> = {},
 ): ReadonlySet<GenerationParameter> {
   const type = backend.type;
-  if (CHAT.includes(type)) {
-    const extra: GenerationParameter[] = [
-      ...(TOP_K_SERVERS.includes(type) ? (["top_k"] as const) : []),
-      ...(CHAT_TEMPLATE_SERVERS.includes(type) ? (["chat_template_kwargs"] as const) : []),
-    ];
-    // Z.ai's GLM API has no penalties and no seed.
-    const base =
-      type === "zai"
-        ? CHAT_PARAMETERS.filter(
-            (key) => key !== "frequency_penalty" && key !== "presence_penalty" && key !== "seed",
-          )
-        : CHAT_PARAMETERS;
-    return new Set([...base, ...extra]);
+  // A deployment's Chat Completions is sent no reasoning effort (generation-settings.ts).
+  if (type === "azure_openai" && speaksChatCompletions(backend, env)) {
+    return new Set(CHAT_PARAMETERS.filter((key) => key !== "reasoning_effort"));
   }
-  switch (type) {
-    case "openai":
-      return new Set(RESPONSES_PARAMETERS);
-    case "azure_openai":
-      // A deployment's Chat Completions is sent no reasoning effort (generation-settings.ts).
-      return new Set(
-        speaksChatCompletions(backend, env)
-          ? CHAT_PARAMETERS.filter((key) => key !== "reasoning_effort")
-          : RESPONSES_PARAMETERS,
-      );
-    case "claude":
-      return new Set(["temperature", "top_p", "top_k", "max_tokens", "stop", "extra_body"]);
-    case "gemini":
-      return new Set(
-        GENERATION_PARAMETERS.filter(
-          (key) => key !== "reasoning_effort" && key !== "chat_template_kwargs",
-        ),
-      );
-    case "grok":
-      return new Set([
-        "temperature",
-        "top_p",
-        "max_tokens",
-        "seed",
-        "reasoning_effort",
-        "extra_body",
-      ]);
-    case "claude_code":
-      return new Set(["max_tokens"]);
-    case "local":
-      return new Set([
-        "temperature",
-        "top_p",
-        "top_k",
-        "max_tokens",
-        "frequency_penalty",
-        "presence_penalty",
-        "seed",
-        "stop",
-      ]);
-    default:
-      return new Set();
-  }
+  const descriptor = descriptorOf(type);
+  if (descriptor?.generationParameters !== undefined)
+    return new Set(descriptor.generationParameters);
+  if (descriptor?.capabilities.chatCompletions !== true) return new Set();
+  return new Set([
+    ...CHAT_PARAMETERS,
+    ...(TOP_K_SERVERS.includes(type) ? (["top_k"] as const) : []),
+    ...(CHAT_TEMPLATE_SERVERS.includes(type) ? (["chat_template_kwargs"] as const) : []),
+  ]);
 }
 
 const ALL_BUT_IN_PROCESS = (type: BackendType) => !capabilitiesOf(type).inProcess;

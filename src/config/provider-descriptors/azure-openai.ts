@@ -7,6 +7,8 @@ export const azureOpenai = defineProvider({
   implementation: "azure_openai",
   keyVariables: ["AZURE_OPENAI_API_KEY"],
   alsoReads: ["AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_VERSION"],
+  // Its v1 (Responses) API; a dated api_version's Chat Completions: src/config/backend-key-support.ts.
+  generationParameters: ["temperature", "top_p", "max_tokens", "reasoning_effort", "extra_body"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true },
   price: { kind: "list", provider: "azure" },
   tracing: { providerName: "azure.ai.openai" },

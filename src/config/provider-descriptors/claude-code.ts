@@ -7,6 +7,7 @@ export const claudeCode = defineProvider({
   implementation: "claude_code",
   keyVariables: ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"],
   baseUrlVariable: "ANTHROPIC_BASE_URL",
+  generationParameters: ["max_tokens"],
   capabilities: { ...NO_CAPABILITIES },
   price: { kind: "list", provider: "anthropic" },
   tracing: { providerName: "anthropic" },

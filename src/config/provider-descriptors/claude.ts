@@ -10,6 +10,7 @@ export const claude = defineProvider({
   defaultBaseUrl: "https://api.anthropic.com/v1",
   defaultModel: "claude-haiku-4-5",
   modelNames: /^claude/,
+  generationParameters: ["temperature", "top_p", "top_k", "max_tokens", "stop", "extra_body"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, webSearch: true, codeExecution: true },
   price: { kind: "list", provider: "anthropic" },
   tracing: { providerName: "anthropic" },

@@ -5,6 +5,8 @@
  * lives"); the registry adds the factory (`src/backends/providers/index.ts`).
  */
 
+import type { GenerationParameter } from "../generation-schema.js";
+
 /**
  * Which backend module runs a type: the registry maps each to one factory of one signature
  * (`src/backends/providers/index.ts`). Several types share one (`hosted_chat` serves every hosted
@@ -75,6 +77,12 @@ export interface ProviderDescriptor<Type extends string = string> {
   defaultBaseUrl?: string;
   /** The model quick setup uses when `--model` is not given (none: it depends on the server). */
   defaultModel?: string;
+  /**
+   * The generation parameters it sends its provider (the others are a warning naming the agent).
+   * Default for a Chat Completions type: the standard fields and `extra_body`, with `top_k` and
+   * `chat_template_kwargs` as its capabilities say.
+   */
+  generationParameters?: readonly GenerationParameter[];
   /** Model names that say this type: `--model NAME` alone picks it (lower-cased name). */
   modelNames?: RegExp;
   /** `hosted_chat`: the ai SDK package it goes through. */

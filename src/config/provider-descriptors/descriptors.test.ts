@@ -148,8 +148,6 @@ describe("every provider descriptor is known everywhere", () => {
 const KNOWN_LISTS: Readonly<Record<string, string>> = {
   "src/backends/providers/index.ts": "keyed by implementation, whose names some types share",
   "src/backends/hosted-chat.ts": "a switch over ai SDK package names (groq, fireworks, cerebras)",
-  "src/config/backend-key-support.ts":
-    "generationParametersOf: each native type's generation parameters (not yet a descriptor field)",
   "src/config/providers.ts":
     "the wizard's PROVIDER_IDS and PROVIDER_HOSTS (chatcompletion's key by host; hosts of providers without a type)",
 };

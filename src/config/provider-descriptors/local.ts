@@ -6,6 +6,16 @@ export const local = defineProvider({
   label: "local GGUF model",
   implementation: "local",
   keyVariables: [],
+  generationParameters: [
+    "temperature",
+    "top_p",
+    "top_k",
+    "max_tokens",
+    "frequency_penalty",
+    "presence_penalty",
+    "seed",
+    "stop",
+  ],
   capabilities: { ...NO_CAPABILITIES, inProcess: true },
   price: {
     kind: "free",

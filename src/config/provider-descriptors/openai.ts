@@ -10,6 +10,7 @@ export const openai = defineProvider({
   defaultBaseUrl: "https://api.openai.com/v1",
   defaultModel: "gpt-4o-mini",
   modelNames: /^(gpt-|chatgpt|o\d)/,
+  generationParameters: ["temperature", "top_p", "max_tokens", "reasoning_effort", "extra_body"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, webSearch: true },
   price: { kind: "list", provider: "openai" },
   tracing: { providerName: "openai" },

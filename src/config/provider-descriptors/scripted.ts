@@ -6,6 +6,7 @@ export const scripted = defineProvider({
   label: "scripted (test double)",
   implementation: "scripted",
   keyVariables: [],
+  generationParameters: [],
   capabilities: { ...NO_CAPABILITIES, inProcess: true },
   price: { kind: "free", why: "scripted: plays its steps, calls no model" },
   tracing: { providerName: "scripted" },

@@ -9,6 +9,15 @@ export const zai = defineProvider({
   defaultBaseUrl: "https://api.z.ai/api/paas/v4",
   defaultModel: "glm-4.5-air",
   modelNames: /^glm/,
+  // Z.ai's GLM API has no penalties and no seed.
+  generationParameters: [
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "stop",
+    "reasoning_effort",
+    "extra_body",
+  ],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "zai" },
   tracing: { providerName: "zai" },
