@@ -264,8 +264,10 @@ export function presentationUserMessage(options: {
     if (answer.agentId === options.presenterId || winnerConclusion === undefined)
       return answer.content;
     const conclusion = options.conclusionOf?.(answer.label);
+    const note = `Its conclusion: ${conclusion} (not yours; its working is left out).`;
+    // A shorter answer than the note is shown whole: it costs less than saying it is left out.
     if (conclusion !== undefined && conclusion !== winnerConclusion)
-      return `Its conclusion: ${conclusion} (not yours; its working is left out).`;
+      return note.length < answer.content.length ? note : answer.content;
     return boundedAnswer(answer.content);
   };
   const answers = options.answers.map(
