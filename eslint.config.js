@@ -219,7 +219,7 @@ function importRules(folder, { direct = [] } = {}) {
   const banned = folder ? BANNED[folder] : [];
   const patterns = banned.map((other) => ({
     group: [`**/${other}`, `**/${other}/**`],
-    message: `ARCHITECTURE.md "Allowed imports": src/${folder}/ may not import from src/${other}/.`,
+    message: `docs/architecture.md "Allowed imports": src/${folder}/ may not import from src/${other}/.`,
   }));
   for (const other of FOLDERS) {
     if (other === folder || direct.includes(other)) continue;
@@ -233,11 +233,12 @@ function importRules(folder, { direct = [] } = {}) {
     folder === "engine"
       ? IO_MODULES.map((name) => ({
           name,
-          message: "STYLE.md rule 1: the engine does no I/O; inject it (backends, clock, sinks).",
+          message:
+            "CONTRIBUTING.md rule 1: the engine does no I/O; inject it (backends, clock, sinks).",
         }))
       : [];
   if (NO_NODE.has(folder)) {
-    const message = `ARCHITECTURE.md "session/": src/${folder}/ is bundled for the browser and imports no Node module; files, locks and processes belong in src/sessions/ or src/store/.`;
+    const message = `docs/architecture.md "Layers": src/${folder}/ is bundled for the browser and imports no Node module; files, locks and processes belong in src/sessions/ or src/store/.`;
     for (const name of NODE_MODULES) paths.push({ name, message });
     patterns.push({ group: ["node:*"], message });
   }
@@ -292,7 +293,7 @@ export default tseslint.config(
     rules: {
       "no-restricted-globals": [
         "error",
-        { name: "process", message: 'ARCHITECTURE.md "session/": the view model is pure.' },
+        { name: "process", message: 'docs/architecture.md "Layers": the view model is pure.' },
       ],
     },
   },
@@ -303,7 +304,7 @@ export default tseslint.config(
       "no-console": "error",
       "no-restricted-globals": [
         "error",
-        { name: "process", message: "STYLE.md rule 1: inject it." },
+        { name: "process", message: "CONTRIBUTING.md rule 1: inject it." },
       ],
     },
   },

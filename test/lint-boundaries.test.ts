@@ -46,7 +46,7 @@ describe("the folder contract, by lint", () => {
     );
     expect(messages.map((entry) => entry.rule)).toEqual(["no-restricted-imports"]);
     expect(messages[0]?.message).toContain(
-      'ARCHITECTURE.md "Allowed imports": src/engine/ may not import from src/runner/.',
+      'docs/architecture.md "Allowed imports": src/engine/ may not import from src/runner/.',
     );
   }, 60_000);
 
@@ -56,7 +56,7 @@ describe("the folder contract, by lint", () => {
       'import { readFileSync } from "node:fs";\nexport const used = readFileSync;\n',
     );
     expect(messages.map((entry) => entry.rule)).toEqual(["no-restricted-imports"]);
-    expect(messages[0]?.message).toContain("STYLE.md rule 1: the engine does no I/O");
+    expect(messages[0]?.message).toContain("CONTRIBUTING.md rule 1: the engine does no I/O");
   }, 60_000);
 
   test("a cross-folder import that bypasses index.ts fails; through index.ts it passes", async () => {

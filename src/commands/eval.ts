@@ -1,7 +1,7 @@
 /**
  * `coord eval DATASET --config TEAM` (docs/eval.md): the command side of src/eval — options to
  * {@link EvaluateOptions}, stopping (`io.signal`: Ctrl+C, SIGTERM, SIGHUP or a closed output,
- * wired in src/commands/subcommands.ts; the runs in flight stop and run again on resume; a
+ * wired in src/commands/cli/eval.ts; the runs in flight stop and run again on resume; a
  * second signal quits at once), the confirmation prompt on a terminal, and the report on stdout
  * (text, or `--json`).
  *
@@ -21,7 +21,7 @@ import {
 import type { CommandIO } from "./io.js";
 import type { StopSignal } from "./run-interrupts.js";
 
-/** The options commander parsed (src/commands/subcommands.ts `addEvalCommand`). */
+/** The options commander parsed (src/commands/cli/eval.ts). */
 export interface EvalFlags {
   config?: string | undefined;
   scorer: ScorerName;

@@ -9,7 +9,7 @@ const fixturePath = (version: number, file = "events.jsonl") =>
 const fixture = (version: number) => readFileSync(fixturePath(version), "utf8");
 
 describe("events.jsonl", () => {
-  test("every released schema version's fixture still reads (STYLE.md rule 11)", () => {
+  test("every released schema version's fixture still reads (CONTRIBUTING.md rule 11)", () => {
     expect(READABLE_SCHEMA_VERSIONS).toEqual([1, 2]);
     for (let version = 1; version <= EVENT_SCHEMA_VERSION; version++) {
       const { events, truncated } = parseEventLog(fixture(version));

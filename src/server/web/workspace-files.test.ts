@@ -161,7 +161,7 @@ describe("logWorkspaceRoots", () => {
   });
 });
 
-describe("special files in a workspace (issue 30 row 7)", () => {
+describe("special files in a workspace (FIFOs, devices, sockets: docs/security.md)", () => {
   test("a FIFO, directly or through a link inside the root, answers 400 at once; the root stays usable", async () => {
     const special = join(base, "special");
     await mkdir(special);
