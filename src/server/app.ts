@@ -25,10 +25,9 @@
  * `Origin` that is not in `corsOrigins` is a 403, and CORS headers are sent only for allowed
  * origins. Every response body passes through the process's one redactor (`src/redact.ts`).
  * A client that goes away before its request was read is one access-log line (status 499), not
- * an internal error.
+ * an internal error. The chat completion route is in ./chat-route.ts.
  */
-import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { basename } from "node:path";
 import { redact } from "../redact.js";
@@ -37,32 +36,18 @@ import type { RunState } from "../session/index.js";
 import type { RequestTrace, Tracing } from "../tracing/index.js";
 import { accessLog, errorHandler, type LogVariables } from "./access-log.js";
 import { ApiError } from "./api-error.js";
-import { type CompletionContext, runChatCompletion } from "./chat-completion.js";
-import { DEFAULT_KEEP_ALIVE_MS, streamChatCompletion } from "./chat-stream.js";
-import { systemClock, type Clock } from "../clock.js";
-import { createFailureMemory } from "./failure-memory.js";
-import { withGeneration } from "./generation-override.js";
-import { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
+import type { Clock } from "../clock.js";
 import {
-  bearerAuth,
-  isJsonContentType,
-  methodNotAllowed,
-  redactBody,
-  sendError,
-} from "./http-guards.js";
-
-export { redactBody };
+  addChatRoute,
+  BUSY_RETRY_AFTER_SECONDS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_IN_FLIGHT,
+} from "./chat-route.js";
+import { bearerAuth, methodNotAllowed, redactBody, sendError } from "./http-guards.js";
 import { addModelRoutes } from "./model-routes.js";
-import { teamForModel, type ServedTeam } from "./served-team.js";
+import type { ServedTeam } from "./served-team.js";
 
-/** Default cap on a request body: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-/** Default cap on chat completions in flight at once (`--max-in-flight`). */
-export const DEFAULT_MAX_IN_FLIGHT = 64;
-
-/** `Retry-After` of the 503 a request past the in-flight cap gets, seconds. */
-export const BUSY_RETRY_AFTER_SECONDS = 5;
+export { BUSY_RETRY_AFTER_SECONDS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_IN_FLIGHT, redactBody };
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -134,19 +119,18 @@ export interface AppActivity {
   readonly inFlight: number;
 }
 
-type Env = { Variables: LogVariables & { requestTrace?: RequestTrace } };
+/** The app's per-request variables: the access log's, and the request's trace span. */
+export type AppEnv = { Variables: LogVariables & { requestTrace?: RequestTrace } };
 
 /**
  * Creates the app. The options are read once; the app keeps no state between requests beyond
  * the in-flight count and the failures it remembers (never an answer), so concurrent requests
  * never share a run.
  */
-export function createApp(options: AppOptions): Hono<Env> & { activity: AppActivity } {
+export function createApp(options: AppOptions): Hono<AppEnv> & { activity: AppActivity } {
   const now = options.now ?? Date.now;
-  const app = new Hono<Env>();
-  let inFlight = 0;
-  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  const failures = createFailureMemory({ now, ttlMs: options.failureMemoryMs });
+  const app = new Hono<AppEnv>();
+  const slots = { inFlight: 0 };
 
   const onLog = options.onLog && ((line: string) => options.onLog!(redact(line)));
 
@@ -178,199 +162,13 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
       model: options.team?.id ?? null,
       auth_required: options.apiKey !== undefined && options.apiKey !== "",
       model_routing: options.team === undefined && options.modelRouting !== false,
-      in_flight: inFlight,
+      in_flight: slots.inFlight,
     }),
   );
 
   addModelRoutes(app, options, now);
 
-  app.post(
-    "/v1/chat/completions",
-    async (c, next) => {
-      const type = c.req.header("content-type");
-      if (!isJsonContentType(type)) {
-        return sendError(
-          c,
-          new ApiError(
-            415,
-            `the request body must be JSON sent with Content-Type: application/json (received ${type === undefined ? "no Content-Type" : JSON.stringify(type)})`,
-            { code: "unsupported_media_type" },
-          ),
-        );
-      }
-      const tracing = options.tracing;
-      if (!tracing) return next();
-      const requestTrace = tracing.startRequest({
-        method: c.req.method,
-        route: "/v1/chat/completions",
-        traceparent: c.req.header("traceparent"),
-        requestId: c.get("requestId"),
-        userAgent: c.req.header("user-agent"),
-      });
-      c.set("requestTrace", requestTrace);
-      c.header("x-coord-trace-id", requestTrace.traceId);
-      c.header("traceresponse", requestTrace.traceresponse);
-      try {
-        await next();
-      } finally {
-        requestTrace.end(c.res.status);
-      }
-    },
-    bodyLimit({
-      maxSize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      onError: (c) =>
-        sendError(
-          c,
-          new ApiError(
-            413,
-            `the request body is larger than the server's limit of ${options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`,
-            { code: "request_too_large" },
-          ),
-        ),
-    }),
-    async (c) => {
-      const text = await c.req.text();
-      const request = readChatRequest(parseJsonBody(text), { stream: options.stream === true });
-      const routed = options.team ?? (await routedTeam(request.model));
-      // The request's temperature, max_tokens, stop: for this run's agents only.
-      const { generation, generationFields } = request.options;
-      const config = withGeneration(
-        routed.config,
-        routed.agentIndexes,
-        generation,
-        options.env,
-        generationFields,
-      );
-      const team = { ...routed, config };
-      // A client retrying a failed run (LangChain, the AI SDK) gets its failure, not a new run:
-      // as it came the first time (a streamed one ends its stream with it).
-      const repeatKey = failures.keyOf(team.id, routed.config, text);
-      const remembered = (error: unknown): never => {
-        failures.remember(repeatKey, error);
-        throw error;
-      };
-      const repeat = failures.recall(repeatKey);
-      if (repeat) {
-        c.set("repeatOfMs", repeat.ageMs);
-        if (!request.stream) return sendError(c, repeat.error);
-        return chatStream(c, request, team, () => undefined, remembered, repeat.error);
-      }
-      // Runs are capped, not requests: a client still sending its body holds no run slot.
-      if (inFlight >= maxInFlight) {
-        c.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
-        return sendError(
-          c,
-          new ApiError(
-            503,
-            `the server is busy: ${maxInFlight} team runs are in flight, its limit (--max-in-flight); retry in ${BUSY_RETRY_AFTER_SECONDS} s`,
-            { code: "server_busy", retryable: true },
-          ),
-        );
-      }
-      inFlight++;
-      let held = false;
-      try {
-        if (!request.stream) return await chatCompletion(c, request, team).catch(remembered);
-        // A streamed run holds its slot until the stream ends, not until its headers are sent.
-        const response = chatStream(c, request, team, () => inFlight--, remembered);
-        held = true;
-        return response;
-      } finally {
-        if (!held) inFlight--;
-      }
-    },
-  );
-
-  /** Runs one chat completion (counted in flight by the caller). */
-  async function chatCompletion(
-    c: Context<Env>,
-    request: ChatRequest,
-    team: ServedTeam,
-  ): Promise<Response> {
-    const { body, logDir } = await runChatCompletion(team, request, completionContext(c, team));
-    if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
-    return c.json(body);
-  }
-
-  /**
-   * Runs one chat completion as Server-Sent Events; `release` frees its slot at the end, `failed`
-   * sees its error. With `replay` (a remembered failure) no run starts: the stream ends with it.
-   */
-  function chatStream(
-    c: Context<Env>,
-    request: ChatRequest,
-    team: ServedTeam,
-    release: () => void,
-    failed: (error: unknown) => never,
-    replay?: ApiError,
-  ): Response {
-    const id = c.get("requestId");
-    return streamChatCompletion(
-      (onLine, gone) =>
-        replay
-          ? Promise.reject(replay)
-          : runChatCompletion(team, request, { ...completionContext(c, team, gone), onLine }).catch(
-              failed,
-            ),
-      {
-        model: team.id,
-        created: Math.floor(now() / 1000),
-        includeUsage: request.includeUsage,
-        keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
-        clock: options.clock ?? systemClock,
-        onError: (error) => {
-          const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-          onLog?.(`${id} streamed run failed: ${message}`);
-        },
-        onEnd: release,
-      },
-    );
-  }
-
-  /** What a run needs from the server; `gone` also stops it (a streaming client went away). */
-  function completionContext(
-    c: Context<Env>,
-    team: ServedTeam,
-    gone?: AbortSignal,
-  ): CompletionContext {
-    const id = c.get("requestId");
-    const signals = [c.req.raw.signal];
-    if (gone) signals.push(gone);
-    if (options.signal) signals.push(options.signal);
-    if (options.requestTimeoutMs !== undefined)
-      signals.push(AbortSignal.timeout(options.requestTimeoutMs));
-    return {
-      env: options.env,
-      cwd: options.cwd,
-      logRoot: options.logRoot,
-      debug: options.debug ?? false,
-      version: options.version,
-      cliArgs: options.cliArgs ?? [],
-      signal: AbortSignal.any(signals),
-      now,
-      onTrace: (line) => onLog?.(`${id} ${line}`),
-      onRunEnd: (state) => options.onRunEnd?.(state, id),
-      runTrace: c
-        .get("requestTrace")
-        ?.startRun({ includeContent: team.config.tracing.include_content }),
-    };
-  }
-
-  async function routedTeam(model: string | undefined): Promise<ServedTeam> {
-    if (options.modelRouting === false) {
-      throw new ApiError(
-        400,
-        "model routing is off on this server (--no-model-routing) and it has no team: start it with --config",
-        { param: "model", code: "model_routing_disabled" },
-      );
-    }
-    return teamForModel(model, {
-      cwd: options.cwd,
-      env: options.env,
-      teamsDir: options.teamsDir,
-      allowActing: options.allowActingTeams === true,
-    });
-  }
+  addChatRoute(app, options, { now, onLog, slots });
 
   for (const [path, allowed] of [
     ["/v1/chat/completions", "POST"],
@@ -384,7 +182,7 @@ export function createApp(options: AppOptions): Hono<Env> & { activity: AppActiv
   return Object.assign(app, {
     activity: {
       get inFlight() {
-        return inFlight;
+        return slots.inFlight;
       },
     },
   });
