@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CoordEvent, EventBody } from "../../events/events.js";
 import { replay } from "../../session/reducer.js";
-import { createLiveStatus, formatUsd } from "./live-status.js";
+import { createLiveStatus } from "./live-status.js";
 import { eventsOf } from "../../../test/support/events.js";
 
 function events(costs: (number | undefined)[]): CoordEvent[] {
@@ -99,11 +99,5 @@ describe("the live status header", () => {
     const line = await firstLine(() => written);
     live.clear();
     expect(line).toContain("$0.0010 · 1 of 2 model calls failed · budget reached");
-  });
-
-  it("formats USD by size", () => {
-    expect(formatUsd(0)).toBe("$0.0000");
-    expect(formatUsd(0.01234)).toBe("$0.0123");
-    expect(formatUsd(12.345)).toBe("$12.35");
   });
 });

@@ -5,7 +5,8 @@
  * (CONTRIBUTING.md rule 3); redraws are throttled. The full Ink interface is a separate component;
  * this is the dependable fallback that never touches stdout.
  */
-import { type AgentState, costUsdOf, type RunState } from "../../session/index.js";
+import { agentStatusText, type AgentState, costUsdOf, type RunState } from "../../session/index.js";
+import { formatCost } from "./text-table.js";
 import { oneLine } from "./trace-lines.js";
 
 /** Where the block is drawn: a TTY stream. */
@@ -14,22 +15,9 @@ export interface TerminalLike {
   columns?: number;
 }
 
-const STATUS_TEXT: Record<AgentState["status"], string> = {
-  waiting: "waiting",
-  thinking: "thinking",
-  tool: "using a tool",
-  answered: "answered",
-  voted: "voted",
-  stopped: "stopped",
-  error: "error",
-  removed: "removed",
-  presenting: "presenting",
-  done: "done",
-};
-
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-function agentLine(agent: AgentState, state: RunState, width: number, frame: number): string {
+function agentLine(agent: AgentState, width: number, frame: number): string {
   const busy =
     agent.status === "thinking" || agent.status === "tool" || agent.status === "presenting";
   const mark = busy
@@ -39,18 +27,8 @@ function agentLine(agent: AgentState, state: RunState, width: number, frame: num
       : agent.status === "voted" || agent.status === "answered" || agent.status === "done"
         ? "✓"
         : "·";
-  let status = STATUS_TEXT[agent.status];
-  if (agent.status === "answered" && agent.currentAnswerLabel)
-    status = `answered ${agent.currentAnswerLabel}`;
-  if (agent.status === "voted" && agent.vote) {
-    const target = state.agents.find((candidate) => candidate.id === agent.vote!.targetAgentId);
-    status = `voted for ${target?.id ?? agent.vote.targetAnonId}`;
-  }
-  if (agent.status === "tool" && agent.activeTool) status = `using ${agent.activeTool}`;
-  if ((agent.status === "thinking" || agent.status === "tool") && agent.round > 0)
-    status += ` (round ${agent.round})`;
-  if (agent.status === "removed" && agent.lastError)
-    status = `removed: ${oneLine(agent.lastError.message, 60)}`;
+  // The same words as the terminal's panels and the page's cards (session/agent-status.ts).
+  const status = agentStatusText(agent);
   const head = ` ${mark} ${agent.id} [${agent.model}] ${status}`;
   const latest = busy
     ? oneLine(agent.text || agent.reasoning).slice(-Math.max(0, width - head.length - 4))
@@ -65,7 +43,7 @@ function headerLine(state: RunState, now: number): string {
   const tokens = usage.inputTokens + usage.outputTokens;
   const votes = state.votes.length;
   const cost = costUsdOf(usage);
-  const costText = cost === null ? "cost unknown" : formatUsd(cost);
+  const costText = cost === null ? "cost unknown" : formatCost(cost);
   const failed =
     usage.failedCalls > 0
       ? ` · ${usage.failedCalls} of ${usage.modelCalls} model calls failed`
@@ -74,11 +52,6 @@ function headerLine(state: RunState, now: number): string {
     ? " · budget reached"
     : "";
   return `coord · ${state.mode ?? "…"} · ${state.phase} · ${state.answers.length} answers · ${votes} votes · ${elapsed} s · ${tokens.toLocaleString("en-US")} tokens · ${costText}${failed}${budget}`;
-}
-
-/** `$1.23` from one dollar up, else four decimals (`$0.0042`); USD in. */
-export function formatUsd(usd: number): string {
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 
 /** The live block: call `update(state)` on every event, `clear()` before printing anything else. */
@@ -117,7 +90,7 @@ export function createLiveStatus(
     const width = Math.max(40, (out.columns ?? 100) - 1);
     const lines = [
       headerLine(latest, now()),
-      ...latest.agents.map((agent) => agentLine(agent, latest!, width, frame)),
+      ...latest.agents.map((agent) => agentLine(agent, width, frame)),
     ];
     frame++;
     erase();
