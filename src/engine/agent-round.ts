@@ -16,6 +16,7 @@ import {
   ACCEPTED_OUTPUT,
   answerToolCalls,
   assistantMessage,
+  dropEarlierRefusal,
   IGNORED_CALL,
   noWorkflowCallMessage,
   refusalPhrase,
@@ -408,29 +409,4 @@ export async function runAgentRound(options: AgentRoundOptions): Promise<AgentRo
 /** Characters of the answers a snapshot shows. */
 function answersLength(snapshot: AnswerSnapshot): number {
   return snapshot.answers.reduce((sum, answer) => sum + answer.content.length, 0);
-}
-
-/**
- * Keeps a refused attempt's conversation from growing (fewer prompt tokens per retry): when
- * attempt N is refused,
- * the exchange of attempt N−1's refusal (its reply, the results given to its calls, the refusal) is
- * taken out, so every retry sends the opening, the steps that ran working tools, and only the
- * latest refused reply with its refusal. An exchange whose reply also ran working tools is kept
- * (their results are part of the work).
- * @returns where the latest refused exchange now lies in `messages`.
- */
-function dropEarlierRefusal(
-  messages: ChatMessage[],
-  earlier: { start: number; end: number } | undefined,
-  latest: { start: number; end: number },
-  isWorkingTool: (name: string) => boolean,
-): { start: number; end: number } {
-  if (earlier === undefined) return latest;
-  const ranTools = messages
-    .slice(earlier.start, earlier.end)
-    .some((message) => message.role === "tool" && isWorkingTool(message.toolName));
-  if (ranTools) return latest;
-  messages.splice(earlier.start, earlier.end - earlier.start);
-  const removed = earlier.end - earlier.start;
-  return { start: latest.start - removed, end: latest.end - removed };
 }
