@@ -15,7 +15,7 @@ import { ConfigError } from "../errors.js";
 import type { Backend } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
 import { responsesProviderOptions } from "./openai.js";
-import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
+import { requireModel, type ProviderDependencies } from "./provider-config.js";
 import { factsOf } from "./providers/facts.js";
 import { backendOptions, nonEmpty, recordOf, resolveApiKey } from "./provider-config.js";
 
@@ -43,7 +43,7 @@ export interface AzureEndpoint {
 export function createAzureOpenAIBackend(
   config: BackendConfig,
   env: Readonly<Record<string, string | undefined>>,
-  dependencies: OpenAIBackendDependencies = {},
+  dependencies: ProviderDependencies = {},
 ): Backend {
   const model = requireModel(config);
   const generation = generationSettings(config, env);

@@ -19,7 +19,7 @@ import {
 import { ConfigError } from "../errors.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";
-import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
+import { requireModel, type ProviderDependencies } from "./provider-config.js";
 
 /** The descriptors of the types served by {@link createChatCompletionsBackend}. */
 const DESCRIPTORS = PROVIDER_DESCRIPTORS.filter(
@@ -77,7 +77,7 @@ export interface ChatCompletionsEndpoint {
 export function createChatCompletionsBackend(
   config: BackendConfig,
   env: Record<string, string | undefined>,
-  dependencies: OpenAIBackendDependencies = {},
+  dependencies: ProviderDependencies = {},
 ): Backend {
   const model = requireModel(config);
   const generation = generationSettings(config, env);

@@ -11,7 +11,7 @@ import type { ToolSet } from "ai";
 import type { BackendConfig } from "../config/index.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk, type AiSdkProviderOptions } from "./ai-sdk-stream.js";
-import { requireModel, type OpenAIBackendDependencies } from "./provider-config.js";
+import { requireModel, type ProviderDependencies } from "./provider-config.js";
 import { configuredBaseUrl, defaultBaseUrlOf, factsOf } from "./providers/facts.js";
 import {
   asTool,
@@ -43,7 +43,7 @@ export const ANTHROPIC_DEFAULT_BASE_URL = defaultBaseUrlOf("claude");
 export function createClaudeBackend(
   config: BackendConfig,
   env: Readonly<Record<string, string | undefined>>,
-  dependencies: OpenAIBackendDependencies = {},
+  dependencies: ProviderDependencies = {},
 ): Backend {
   const model = requireModel(config);
   const generation = generationSettings(config, env);

@@ -17,7 +17,7 @@ import { activityFetch } from "./ai-sdk-activity.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";
 import type { Backend } from "./backend.js";
 import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
-import { requireModel, type OpenAIBackendDependencies } from "./openai.js";
+import { requireModel, type ProviderDependencies } from "./openai.js";
 import { resolveApiKey } from "./provider-config.js";
 
 /**
@@ -33,7 +33,7 @@ import { resolveApiKey } from "./provider-config.js";
 export function createHostedChatBackend(
   config: BackendConfig,
   env: Readonly<Record<string, string | undefined>>,
-  dependencies: OpenAIBackendDependencies = {},
+  dependencies: ProviderDependencies = {},
 ): Backend {
   const provider = chatProviderOf(config.type);
   if (provider === undefined) {

@@ -15,10 +15,10 @@ import {
   backendOptions,
   isEnabled,
   requireModel,
-  type OpenAIBackendDependencies,
+  type ProviderDependencies,
 } from "./provider-config.js";
 
-export { requireModel, type OpenAIBackendDependencies };
+export { requireModel, type ProviderDependencies };
 import { configuredBaseUrl, defaultBaseUrlOf, factsOf } from "./providers/facts.js";
 
 /** The OpenAI API base URL used when neither `base_url:` nor `OPENAI_BASE_URL` is set. */
@@ -43,7 +43,7 @@ export const OPENAI_DEFAULT_BASE_URL = defaultBaseUrlOf("openai");
 export function createOpenAIBackend(
   config: BackendConfig,
   env: Record<string, string | undefined>,
-  dependencies: OpenAIBackendDependencies = {},
+  dependencies: ProviderDependencies = {},
 ): Backend {
   const model = requireModel(config);
   const generation = generationSettings(config, env);

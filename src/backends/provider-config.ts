@@ -97,7 +97,11 @@ export function asTool(providerTool: unknown): ToolSet[string] {
   return providerTool as ToolSet[string];
 }
 
-export interface OpenAIBackendDependencies {
+/**
+ * What a hosted provider's backend may be given besides its config and environment (the same for
+ * every provider; the registry passes them from its context, `src/backends/providers/index.ts`).
+ */
+export interface ProviderDependencies {
   /** `fetch` used for every request. Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Clock used to resolve `Retry-After` dates. Default: `Date.now`. */

@@ -11,6 +11,7 @@ import type {
   ProviderDescriptor,
 } from "../../config/index.js";
 import type { Backend, FileAccess } from "../backend.js";
+import type { ProviderDependencies } from "../provider-config.js";
 
 /** What a backend factory may need from the outside world. */
 export interface BackendContext {
@@ -47,10 +48,7 @@ export interface BackendDescriptor extends ProviderDescriptor {
 }
 
 /** The hosted providers' optional `fetch` and clock, as their factories take them. */
-function dependencies(context: ProviderContext): {
-  fetch?: typeof fetch;
-  clock?: Pick<Clock, "now">;
-} {
+function dependencies(context: ProviderContext): ProviderDependencies {
   return {
     ...(context.fetch ? { fetch: context.fetch } : {}),
     ...(context.clock ? { clock: context.clock } : {}),
