@@ -34,6 +34,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { installSizeRows } from "./install-size.js";
 import { profileRows } from "./profile.js";
+import { promptTokenRows } from "./prompt-tokens.js";
 import { realModelsRows } from "./real-models.js";
 import { ROOT, engineRun, median, timeInterleaved } from "./measure.js";
 import { serveFloorRows } from "./serve-floor.js";
@@ -276,6 +277,7 @@ async function main(): Promise<void> {
     ...summaryRows(cases, cold.bareMs),
     ...CASES.flatMap((entry, index) => caseRows(entry, cases[index]!, cold.bareMs)),
     ...(await promptRows()),
+    ...(await promptTokenRows()),
     ...(await bookkeepingRows()),
     ...engineRows(),
     ...(await serveFloorRows()),
