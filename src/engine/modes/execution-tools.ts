@@ -74,127 +74,162 @@ export function executionTools(agent: AgentState, context: ModeContext): LocalTo
       throw new Error(`No task ${JSON.stringify(id)} in the plan; get_task_plan lists the tasks.`);
     return task;
   };
-  const object = (properties: Record<string, unknown>, required: string[]) => ({
-    type: "object",
-    properties,
-    required,
-    additionalProperties: false,
-  });
+  const scope: ToolScope = { agent, context, execution, progress, find };
   return [
-    {
-      spec: {
-        name: "get_task_plan",
-        description: "Every task of the plan with its current status (your copy).",
-        inputSchema: object({}, []),
-      },
-      execute: async () => renderTaskLines(progress().tasks).join("\n"),
-    },
-    {
-      spec: {
-        name: "get_ready_tasks",
-        description: `Tasks of chunk ${execution.chunk} you can start now: pending, their dependencies done.`,
-        inputSchema: object({}, []),
-      },
-      async execute() {
-        const ready = readyTasks(progress().tasks, execution.chunk);
-        if (ready.length > 0) return renderTaskLines(ready).join("\n");
-        const open = progress().tasks.filter(
-          (task) => task.chunk === execution.chunk && task.status !== "verified",
-        );
-        return open.length === 0
-          ? "Every task of this chunk is verified: give your answer."
-          : `No task is ready; still open: ${renderTaskLines(open).join("; ")}`;
-      },
-    },
-    {
-      spec: {
-        name: "update_task_status",
-        description:
-          "Set a task's status: in_progress when you start it, completed when done, verified once checked, pending when you cannot do it.",
-        inputSchema: object(
-          {
-            task_id: { type: "string" },
-            status: { type: "string", enum: [...TaskStatus.options] },
-            notes: { type: "string", description: "What you did, checked, or why not." },
-          },
-          ["task_id", "status"],
-        ),
-      },
-      async execute(input) {
-        const fields = record(input);
-        const task = find(fields.task_id);
-        const status = TaskStatus.safeParse(fields.status);
-        if (!status.success)
-          throw new Error('"status" must be pending, in_progress, completed or verified.');
-        const notes = typeof fields.notes === "string" ? fields.notes.trim() : "";
-        checkTransition(task, status.data, progress(), execution);
-        task.status = status.data;
-        if (notes !== "") task.notes = notes;
-        context.emitter.emit({
-          type: "task-status",
-          agentId: agent.agent.id,
-          round: Math.max(1, agent.rounds),
-          taskId: task.id,
-          status: status.data,
-          ...(notes !== "" ? { notes } : {}),
-        });
-        return `${task.id} is ${status.data}.`;
-      },
-    },
-    {
-      spec: {
-        name: "add_task",
-        description: `Add a task the work needs that the plan lacks, to chunk ${execution.chunk}.`,
-        inputSchema: object(
-          {
-            description: { type: "string" },
-            verification: { type: "string", description: "How to check it is done." },
-            depends_on: { type: "array", items: { type: "string" } },
-            priority: { type: "string", enum: [...TaskPriority.options] },
-            reason: { type: "string", description: "Why the plan needs it." },
-          },
-          ["description", "verification", "reason"],
-        ),
-      },
-      async execute(input) {
-        const fields = record(input);
-        const text = (key: string) => {
-          const value = fields[key];
-          return typeof value === "string" ? value.trim() : "";
-        };
-        for (const key of ["description", "verification", "reason"])
-          if (text(key) === "") throw new Error(`add_task needs a non-empty "${key}".`);
-        const dependsOn = Array.isArray(fields.depends_on) ? fields.depends_on : [];
-        for (const id of dependsOn) {
-          const dependency = find(id);
-          if (dependency.chunk > execution.chunk)
-            throw new Error(
-              `${dependency.id} belongs to a later chunk; depend on this chunk's tasks or earlier ones.`,
-            );
-        }
-        const priority = TaskPriority.safeParse(fields.priority ?? "medium");
-        const task: PlanTask = {
-          id: freeId(progress()),
-          description: text("description"),
-          status: "pending",
-          depends_on: dependsOn as string[],
-          priority: priority.success ? priority.data : "medium",
-          verification: text("verification"),
-          chunk: execution.chunk,
-          added_reason: text("reason"),
-        };
-        progress().tasks.push(task);
-        progress().added.add(task.id);
-        context.emitter.emit({
-          type: "task-added",
-          agentId: agent.agent.id,
-          round: Math.max(1, agent.rounds),
-          task,
-        });
-        return `Added ${task.id} to chunk ${execution.chunk}.`;
-      },
-    },
+    getTaskPlanTool(scope),
+    getReadyTasksTool(scope),
+    updateTaskStatusTool(scope),
+    addTaskTool(scope),
   ];
+}
+
+/** What each plan tool of one agent works on. */
+interface ToolScope {
+  agent: AgentState;
+  context: ModeContext;
+  execution: ExecutionSettings;
+  /** The agent's own copy of the plan. */
+  progress: () => TaskProgress;
+  /** @throws Error naming the id when the plan has no such task. */
+  find: (id: unknown) => PlanTask;
+}
+
+/** A JSON Schema object with exactly these properties. */
+function object(properties: Record<string, unknown>, required: string[]) {
+  return { type: "object", properties, required, additionalProperties: false };
+}
+
+/** `get_task_plan()`: every task with its status. */
+function getTaskPlanTool(scope: ToolScope): LocalTool {
+  const { progress } = scope;
+  return {
+    spec: {
+      name: "get_task_plan",
+      description: "Every task of the plan with its current status (your copy).",
+      inputSchema: object({}, []),
+    },
+    execute: async () => renderTaskLines(progress().tasks).join("\n"),
+  };
+}
+
+/** `get_ready_tasks()`: the chunk's tasks that may start now, or what is still open. */
+function getReadyTasksTool(scope: ToolScope): LocalTool {
+  const { execution, progress } = scope;
+  return {
+    spec: {
+      name: "get_ready_tasks",
+      description: `Tasks of chunk ${execution.chunk} you can start now: pending, their dependencies done.`,
+      inputSchema: object({}, []),
+    },
+    async execute() {
+      const ready = readyTasks(progress().tasks, execution.chunk);
+      if (ready.length > 0) return renderTaskLines(ready).join("\n");
+      const open = progress().tasks.filter(
+        (task) => task.chunk === execution.chunk && task.status !== "verified",
+      );
+      return open.length === 0
+        ? "Every task of this chunk is verified: give your answer."
+        : `No task is ready; still open: ${renderTaskLines(open).join("; ")}`;
+    },
+  };
+}
+
+/** `update_task_status(task_id, status, notes)`: one checked transition, a `task-status` event. */
+function updateTaskStatusTool(scope: ToolScope): LocalTool {
+  const { agent, context, execution, progress, find } = scope;
+  return {
+    spec: {
+      name: "update_task_status",
+      description:
+        "Set a task's status: in_progress when you start it, completed when done, verified once checked, pending when you cannot do it.",
+      inputSchema: object(
+        {
+          task_id: { type: "string" },
+          status: { type: "string", enum: [...TaskStatus.options] },
+          notes: { type: "string", description: "What you did, checked, or why not." },
+        },
+        ["task_id", "status"],
+      ),
+    },
+    async execute(input) {
+      const fields = record(input);
+      const task = find(fields.task_id);
+      const status = TaskStatus.safeParse(fields.status);
+      if (!status.success)
+        throw new Error('"status" must be pending, in_progress, completed or verified.');
+      const notes = typeof fields.notes === "string" ? fields.notes.trim() : "";
+      checkTransition(task, status.data, progress(), execution);
+      task.status = status.data;
+      if (notes !== "") task.notes = notes;
+      context.emitter.emit({
+        type: "task-status",
+        agentId: agent.agent.id,
+        round: Math.max(1, agent.rounds),
+        taskId: task.id,
+        status: status.data,
+        ...(notes !== "" ? { notes } : {}),
+      });
+      return `${task.id} is ${status.data}.`;
+    },
+  };
+}
+
+/** `add_task(description, verification, depends_on, priority, reason)`: a task of this chunk, a `task-added` event. */
+function addTaskTool(scope: ToolScope): LocalTool {
+  const { agent, context, execution, progress, find } = scope;
+  return {
+    spec: {
+      name: "add_task",
+      description: `Add a task the work needs that the plan lacks, to chunk ${execution.chunk}.`,
+      inputSchema: object(
+        {
+          description: { type: "string" },
+          verification: { type: "string", description: "How to check it is done." },
+          depends_on: { type: "array", items: { type: "string" } },
+          priority: { type: "string", enum: [...TaskPriority.options] },
+          reason: { type: "string", description: "Why the plan needs it." },
+        },
+        ["description", "verification", "reason"],
+      ),
+    },
+    async execute(input) {
+      const fields = record(input);
+      const text = (key: string) => {
+        const value = fields[key];
+        return typeof value === "string" ? value.trim() : "";
+      };
+      for (const key of ["description", "verification", "reason"])
+        if (text(key) === "") throw new Error(`add_task needs a non-empty "${key}".`);
+      const dependsOn = Array.isArray(fields.depends_on) ? fields.depends_on : [];
+      for (const id of dependsOn) {
+        const dependency = find(id);
+        if (dependency.chunk > execution.chunk)
+          throw new Error(
+            `${dependency.id} belongs to a later chunk; depend on this chunk's tasks or earlier ones.`,
+          );
+      }
+      const priority = TaskPriority.safeParse(fields.priority ?? "medium");
+      const task: PlanTask = {
+        id: freeId(progress()),
+        description: text("description"),
+        status: "pending",
+        depends_on: dependsOn as string[],
+        priority: priority.success ? priority.data : "medium",
+        verification: text("verification"),
+        chunk: execution.chunk,
+        added_reason: text("reason"),
+      };
+      progress().tasks.push(task);
+      progress().added.add(task.id);
+      context.emitter.emit({
+        type: "task-added",
+        agentId: agent.agent.id,
+        round: Math.max(1, agent.rounds),
+        task,
+      });
+      return `Added ${task.id} to chunk ${execution.chunk}.`;
+    },
+  };
 }
 
 /** @throws Error saying why `task` may not go to `status` now. */
