@@ -242,7 +242,8 @@ export function detectProviderKeys(
     for (const variable of provider.keyVariables) add(variable, provider.id);
   }
   for (const host of PROVIDER_HOSTS) add(host.keyVariable);
-  add("CLAUDE_CODE_OAUTH_TOKEN");
+  // Claude Code's login token (its API key is Anthropic's, already listed).
+  for (const variable of described("claude_code").keyVariables) add(variable);
   return found;
 }
 
