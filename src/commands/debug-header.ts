@@ -6,7 +6,7 @@
  * with the time it writes it and redacts it (src/redact.ts).
  */
 import { join, resolve, sep } from "node:path";
-import { PROVIDERS } from "../config/index.js";
+import { descriptorOf, PROVIDERS } from "../config/index.js";
 import type { PreparedRun } from "../runner/index.js";
 import { redactCliArgs } from "../redact.js";
 
@@ -72,17 +72,18 @@ function keySource(
 ): string {
   if (backend.api_key !== undefined && backend.api_key !== "")
     return "api_key in the config (redacted)";
-  // A provider served by another backend (OpenRouter by chatcompletion) is known by its URL.
+  // A provider served by another backend (OpenRouter by chatcompletion) is known by its URL;
+  // any other type by its descriptor's key variables.
   const provider = PROVIDERS.find(
     (candidate) =>
       candidate.backend === backend.type &&
-      (candidate.baseUrl === undefined || candidate.baseUrl === backend.base_url),
+      candidate.baseUrl !== undefined &&
+      candidate.baseUrl === backend.base_url,
   );
-  if (provider === undefined) return "none set in the config (this backend may need none)";
-  const set = provider.keyVariables.find((name) => (env[name] ?? "") !== "");
-  return set !== undefined
-    ? `from $${set} (set)`
-    : `$${provider.keyVariables.join(" or $")} (not set)`;
+  const keyVariables = provider?.keyVariables ?? descriptorOf(backend.type)?.keyVariables ?? [];
+  if (keyVariables.length === 0) return "none set in the config (this backend may need none)";
+  const set = keyVariables.find((name) => (env[name] ?? "") !== "");
+  return set !== undefined ? `from $${set} (set)` : `$${keyVariables.join(" or $")} (not set)`;
 }
 
 /** The value of `--config X` / `--config=X` in the arguments, if given. */
