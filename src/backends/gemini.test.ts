@@ -28,7 +28,7 @@ import {
   geminiProviderOptions,
   groundingToolChunks,
   isThinkingModelName,
-  retryDelayMs,
+  retryInfoDelayMs,
 } from "./gemini.js";
 
 let server: FakeGeminiServer | undefined;
@@ -310,8 +310,8 @@ describe("createGeminiBackend configuration", () => {
   });
 
   it("reads RetryInfo delays and ignores ungrounded metadata", () => {
-    expect(retryDelayMs('{"retryDelay": "1.5s"}')).toBe(1500);
-    expect(retryDelayMs("{}")).toBeUndefined();
+    expect(retryInfoDelayMs('{"retryDelay": "1.5s"}')).toBe(1500);
+    expect(retryInfoDelayMs("{}")).toBeUndefined();
     expect(groundingToolChunks({ google: { groundingMetadata: null } })).toEqual([]);
     expect(groundingToolChunks(undefined)).toEqual([]);
   });

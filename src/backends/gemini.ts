@@ -6,7 +6,7 @@
  *
  * Provider quirks (CONTRIBUTING.md rule 4): Google reports web searches only as grounding metadata
  * on the last chunk ({@link groundingToolChunks}), and says how long to wait after a 429 in the
- * error body, not in a header ({@link retryDelayMs}).
+ * error body, not in a header ({@link retryInfoDelayMs}).
  */
 import { activityFetch } from "./ai-sdk-activity.js";
 import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
@@ -182,7 +182,7 @@ export function groundingToolChunks(providerMetadata: unknown): BackendChunk[] {
  * Milliseconds from a Google error body's `google.rpc.RetryInfo` detail (`"retryDelay": "37s"`),
  * or undefined.
  */
-export function retryDelayMs(responseBody: string | undefined): number | undefined {
+export function retryInfoDelayMs(responseBody: string | undefined): number | undefined {
   if (responseBody === undefined) return undefined;
   const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(responseBody);
   return match === null ? undefined : Math.round(Number(match[1]) * 1000);
@@ -192,7 +192,7 @@ export function retryDelayMs(responseBody: string | undefined): number | undefin
 function withRetryDelay(error: unknown): unknown {
   if (!(error instanceof BackendError) || error.retryAfterMs !== undefined) return error;
   const body = recordOf(error.cause).responseBody;
-  const delay = retryDelayMs(typeof body === "string" ? body : undefined);
+  const delay = retryInfoDelayMs(typeof body === "string" ? body : undefined);
   if (delay === undefined) return error;
   return new BackendError({
     message: error.message,
