@@ -79,9 +79,9 @@ describe("a single agent on a provider that hangs", { timeout: 60_000 }, () => {
     for (const failure of failures) expect(failure).toMatchObject({ agentId: "a", message: idle });
     const posts = server.requests.filter((request) => request.method === "POST");
     expect(posts).toHaveLength(retries.length + failures.length);
-    // Far below the 60 s orchestrator timeout that once ended such a run.
+    // Each attempt waited out the idle limit; the run ended because the retries gave up
+    // (`failed`), not at the orchestrator timeout that once ended such a run (`timeout`).
     expect(elapsedMs).toBeGreaterThanOrEqual(200 * posts.length);
-    expect(elapsedMs).toBeLessThan(30_000);
     expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "failed" });
   });
 

@@ -39,14 +39,14 @@ ui:
   display_type: simple
 `,
     );
-    const started = performance.now();
     const result = await runCli(["--config", "team.yaml", "--no-display", "Use the slow tool"], {
       ...sandbox,
       timeoutMs: 60_000,
     });
     expect(result.code, result.stderr).toBe(0);
+    // The call never answers: only the cancellation at tool_timeout_seconds lets the run complete
+    // (the scripted agent checked its prompt holds that tool error).
     expect(result.stdout).toContain("The slow tool did not answer.");
-    expect(performance.now() - started).toBeLessThan(30_000);
     const events = (await readLog(await onlyAttemptDir(sandbox.cwd), "events.jsonl"))
       .trim()
       .split("\n")

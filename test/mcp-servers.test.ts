@@ -136,7 +136,7 @@ describe("MCP servers as tools", () => {
       [overHttp, "mcp__remote__hang", "remote"],
       [overStdio, "mcp__geo__hang", "geo"],
     ] as const) {
-      const started = performance.now();
+      // The server never answers: only the cancellation at tool_timeout_seconds settles the call.
       const error = await tool(tools, name)
         .execute({}, context)
         .then(
@@ -147,7 +147,6 @@ describe("MCP servers as tools", () => {
       expect((error as Error).message).toBe(
         `hang (MCP server ${server}) did not answer within 0.3 s (tool_timeout_seconds); the call was cancelled. Try other input, or another way.`,
       );
-      expect(performance.now() - started).toBeLessThan(10_000);
       expect(await tool(tools, name.replace("hang", "add")).execute({ a: 1, b: 2 }, context)).toBe(
         "3",
       );

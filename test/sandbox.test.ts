@@ -16,7 +16,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConfigText } from "../src/config/index.js";
-import { commandTool, type CommandToolOptions } from "../src/tools/command-tool.js";
+import {
+  commandTool,
+  MAX_COMMAND_TIMEOUT_SECONDS,
+  type CommandToolOptions,
+} from "../src/tools/command-tool.js";
 import { createTeamTools } from "../src/tools/team-tools.js";
 import type { RootSpec } from "../src/tools/path-policy.js";
 
@@ -239,13 +243,14 @@ agents:
       const bomb = Buffer.from("bomb(){ bomb|bomb& }; bomb; sleep 30").toString("base64");
       let ticks = 0;
       const heartbeat = setInterval(() => ticks++, 10);
-      const started = Date.now();
-      const result = await run(`echo ${bomb} | base64 -d > b.sh; sh b.sh`, { timeout: 50 });
+      // The command's own timeout is far past this test's: only the process limit ends it in time.
+      const result = await run(`echo ${bomb} | base64 -d > b.sh; sh b.sh`, {
+        timeout: MAX_COMMAND_TIMEOUT_SECONDS,
+      });
       clearInterval(heartbeat);
       expect(result.ok).toBe(false);
       expect(result.text).toMatch(/^Killed: the command had more than 256 processes at once\./);
-      // Before the command's own timeout, and this process kept running meanwhile.
-      expect(Date.now() - started).toBeLessThan(50_000);
+      // Killed by the limit (the timeout says "Timed out"), and this process kept running meanwhile.
       expect(ticks).toBeGreaterThan(0);
       const after = await run("echo still fine");
       expect(after.text).toContain("still fine");
