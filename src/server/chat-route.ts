@@ -108,6 +108,7 @@ function serveChatCompletion(
   shared: ChatRouteShared,
 ): (c: Context<AppEnv>) => Promise<Response> {
   const { now, onLog, slots } = shared;
+  const route: RouteContext = { options, now, onLog };
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const failures = createFailureMemory({ now, ttlMs: options.failureMemoryMs });
 
@@ -136,97 +137,114 @@ function serveChatCompletion(
     if (repeat) {
       c.set("repeatOfMs", repeat.ageMs);
       if (!request.stream) return sendError(c, repeat.error);
-      return chatStream(c, request, team, () => undefined, remembered, repeat.error);
+      return chatStream(route, c, request, team, () => undefined, remembered, repeat.error);
     }
     // Runs are capped, not requests: a client still sending its body holds no run slot.
     if (slots.inFlight >= maxInFlight) return serverBusy(c, maxInFlight);
     slots.inFlight++;
     let held = false;
     try {
-      if (!request.stream) return await chatCompletion(c, request, team).catch(remembered);
+      if (!request.stream) return await chatCompletion(route, c, request, team).catch(remembered);
       // A streamed run holds its slot until the stream ends, not until its headers are sent.
-      const response = chatStream(c, request, team, () => slots.inFlight--, remembered);
+      const response = chatStream(route, c, request, team, () => slots.inFlight--, remembered);
       held = true;
       return response;
     } finally {
       if (!held) slots.inFlight--;
     }
   };
+}
 
-  /** Runs one chat completion (counted in flight by the caller). */
-  async function chatCompletion(
-    c: Context<AppEnv>,
-    request: ChatRequest,
-    team: ServedTeam,
-  ): Promise<Response> {
-    const { body, logDir } = await runChatCompletion(team, request, completionContext(c, team));
-    if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
-    return c.json(body);
-  }
+/** What the run steps of the route read: the app's options, its clock and its log. */
+interface RouteContext {
+  options: AppOptions;
+  now: () => number;
+  onLog: ((line: string) => void) | undefined;
+}
 
-  /**
-   * Runs one chat completion as Server-Sent Events; `release` frees its slot at the end, `failed`
-   * sees its error. With `replay` (a remembered failure) no run starts: the stream ends with it.
-   */
-  function chatStream(
-    c: Context<AppEnv>,
-    request: ChatRequest,
-    team: ServedTeam,
-    release: () => void,
-    failed: (error: unknown) => never,
-    replay?: ApiError,
-  ): Response {
-    const id = c.get("requestId");
-    return streamChatCompletion(
-      (onLine, gone) =>
-        replay
-          ? Promise.reject(replay)
-          : runChatCompletion(team, request, { ...completionContext(c, team, gone), onLine }).catch(
-              failed,
-            ),
-      {
-        model: team.id,
-        created: Math.floor(now() / 1000),
-        includeUsage: request.includeUsage,
-        keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
-        clock: options.clock ?? systemClock,
-        onError: (error) => {
-          const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-          onLog?.(`${id} streamed run failed: ${message}`);
-        },
-        onEnd: release,
+/** Runs one chat completion (counted in flight by the caller). */
+async function chatCompletion(
+  route: RouteContext,
+  c: Context<AppEnv>,
+  request: ChatRequest,
+  team: ServedTeam,
+): Promise<Response> {
+  const { body, logDir } = await runChatCompletion(
+    team,
+    request,
+    completionContext(route, c, team),
+  );
+  if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
+  return c.json(body);
+}
+
+/**
+ * Runs one chat completion as Server-Sent Events; `release` frees its slot at the end, `failed`
+ * sees its error. With `replay` (a remembered failure) no run starts: the stream ends with it.
+ */
+function chatStream(
+  route: RouteContext,
+  c: Context<AppEnv>,
+  request: ChatRequest,
+  team: ServedTeam,
+  release: () => void,
+  failed: (error: unknown) => never,
+  replay?: ApiError,
+): Response {
+  const { options, now, onLog } = route;
+  const id = c.get("requestId");
+  return streamChatCompletion(
+    (onLine, gone) =>
+      replay
+        ? Promise.reject(replay)
+        : runChatCompletion(team, request, {
+            ...completionContext(route, c, team, gone),
+            onLine,
+          }).catch(failed),
+    {
+      model: team.id,
+      created: Math.floor(now() / 1000),
+      includeUsage: request.includeUsage,
+      keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+      clock: options.clock ?? systemClock,
+      onError: (error) => {
+        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        onLog?.(`${id} streamed run failed: ${message}`);
       },
-    );
-  }
+      onEnd: release,
+    },
+  );
+}
 
-  /** What a run needs from the server; `gone` also stops it (a streaming client went away). */
-  function completionContext(
-    c: Context<AppEnv>,
-    team: ServedTeam,
-    gone?: AbortSignal,
-  ): CompletionContext {
-    const id = c.get("requestId");
-    const signals = [c.req.raw.signal];
-    if (gone) signals.push(gone);
-    if (options.signal) signals.push(options.signal);
-    if (options.requestTimeoutMs !== undefined)
-      signals.push(AbortSignal.timeout(options.requestTimeoutMs));
-    return {
-      env: options.env,
-      cwd: options.cwd,
-      logRoot: options.logRoot,
-      debug: options.debug ?? false,
-      version: options.version,
-      cliArgs: options.cliArgs ?? [],
-      signal: AbortSignal.any(signals),
-      now,
-      onTrace: (line) => onLog?.(`${id} ${line}`),
-      onRunEnd: (state) => options.onRunEnd?.(state, id),
-      runTrace: c
-        .get("requestTrace")
-        ?.startRun({ includeContent: team.config.tracing.include_content }),
-    };
-  }
+/** What a run needs from the server; `gone` also stops it (a streaming client went away). */
+function completionContext(
+  route: RouteContext,
+  c: Context<AppEnv>,
+  team: ServedTeam,
+  gone?: AbortSignal,
+): CompletionContext {
+  const { options, now, onLog } = route;
+  const id = c.get("requestId");
+  const signals = [c.req.raw.signal];
+  if (gone) signals.push(gone);
+  if (options.signal) signals.push(options.signal);
+  if (options.requestTimeoutMs !== undefined)
+    signals.push(AbortSignal.timeout(options.requestTimeoutMs));
+  return {
+    env: options.env,
+    cwd: options.cwd,
+    logRoot: options.logRoot,
+    debug: options.debug ?? false,
+    version: options.version,
+    cliArgs: options.cliArgs ?? [],
+    signal: AbortSignal.any(signals),
+    now,
+    onTrace: (line) => onLog?.(`${id} ${line}`),
+    onRunEnd: (state) => options.onRunEnd?.(state, id),
+    runTrace: c
+      .get("requestTrace")
+      ?.startRun({ includeContent: team.config.tracing.include_content }),
+  };
 }
 
 /** 503 `server_busy` with `Retry-After`: `maxInFlight` runs are in flight. */
