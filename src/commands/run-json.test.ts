@@ -3,7 +3,7 @@
  * grouped by conclusion, read from a real scripted run through the reducer.
  */
 import { describe, expect, test } from "vitest";
-import { runScripted } from "../engine/test-helpers.js";
+import { runScripted, SPLIT_TEAM_SCRIPTS } from "../engine/test-helpers.js";
 import { replay } from "../session/index.js";
 import { runResultJson } from "./run-json.js";
 import { winnerLine } from "./run-display.js";
@@ -12,15 +12,7 @@ const context = { exitCode: 0, logDir: undefined, sessionId: "s1" };
 
 describe("coord --json: the winner", () => {
   test("answers with the same number in different words are one group of two votes", async () => {
-    const { events } = await runScripted({
-      alice: [
-        { answer: "Six pens at $3 each:\n6 × 3 = 18" },
-        { vote: "agent1", reason: "mine" },
-        { text: "Final answer: 18" },
-      ],
-      bob: [{ answer: "Six of them cost\n**$18.00**" }, { vote: "agent2", reason: "mine" }],
-      carol: [{ answer: "The answer is 20." }, { vote: "agent3", reason: "mine" }],
-    });
+    const { events } = await runScripted(SPLIT_TEAM_SCRIPTS);
     const json = runResultJson(replay(events), context);
     expect(json.winner).toMatchObject({
       agent_id: "alice",

@@ -35,6 +35,24 @@ export function scriptedTeam(
   return { agents, backends };
 }
 
+/**
+ * Conclusion groups' team (docs/selection.md): alice and bob reach 18 in different words, carol
+ * says 20; each votes for its own answer, so the votes split 1–1–1 by answer and 2–1 by
+ * conclusion; alice presents. The same team as a config file: test/support/conclusion-team.ts.
+ */
+export const SPLIT_TEAM_SCRIPTS: Record<string, ScriptedStep[]> = {
+  alice: [
+    { answer: "Six pens at $3 each:\n6 × 3 = 18" },
+    { vote: "agent1", reason: "mine" },
+    { text: "Six pens cost $18.\nFinal answer: 18" },
+  ],
+  bob: [
+    { answer: "Each pen is three dollars, so six of them cost\n**$18.00**" },
+    { vote: "agent2", reason: "mine" },
+  ],
+  carol: [{ answer: "I count 20.\nThe answer is 20." }, { vote: "agent3", reason: "mine" }],
+};
+
 /** Runs a scripted team on a virtual clock and returns every event plus the backends. */
 export async function runScripted(
   scripts: Record<string, ScriptedStep[]>,

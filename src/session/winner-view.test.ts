@@ -5,23 +5,11 @@
  */
 import { describe, expect, test } from "vitest";
 import type { CoordEvent, EventBody } from "../events/index.js";
-import { runScripted } from "../engine/test-helpers.js";
+import { runScripted, SPLIT_TEAM_SCRIPTS } from "../engine/test-helpers.js";
 import { replay, toStatusJson } from "./reducer.js";
 import { shownGroups, tieText } from "./winner-view.js";
 
-/** Two agents reach 18 in different words, a third says 20; each votes for itself. */
-const SPLIT = {
-  alice: [
-    { answer: "Six pens at $3 each:\n6 × 3 = 18" },
-    { vote: "agent1", reason: "mine" },
-    { text: "Six pens cost $18.\nFinal answer: 18" },
-  ],
-  bob: [
-    { answer: "Each pen is three dollars, so six of them cost\n**$18.00**" },
-    { vote: "agent2", reason: "mine" },
-  ],
-  carol: [{ answer: "I count 20.\nThe answer is 20." }, { vote: "agent3", reason: "mine" }],
-};
+const SPLIT = SPLIT_TEAM_SCRIPTS;
 
 describe("the winner's conclusion groups", () => {
   test("answers with the same number in different words form one group, its agents named", async () => {

@@ -5,7 +5,7 @@
  */
 import { render } from "ink-testing-library";
 import { describe, expect, test } from "vitest";
-import { runScripted } from "../../engine/test-helpers.js";
+import { runScripted, SPLIT_TEAM_SCRIPTS } from "../../engine/test-helpers.js";
 import { replay, type RunState } from "../../session/reducer.js";
 import { OrchestratorStrip, stripRows } from "./orchestrator-strip.js";
 import { RunView } from "./run-view.js";
@@ -16,18 +16,7 @@ const NOW = Date.parse("2025-01-01T00:00:30.000Z");
 
 /** Two agents reach 18 in different words, carol says 20; each votes for itself. */
 async function splitRun(): Promise<RunState> {
-  const { events } = await runScripted({
-    alice: [
-      { answer: "Six pens at $3 each:\n6 × 3 = 18" },
-      { vote: "agent1", reason: "mine" },
-      { text: "Six pens cost $18.\nFinal answer: 18" },
-    ],
-    bob: [
-      { answer: "Each pen is three dollars, so six of them cost\n**$18.00**" },
-      { vote: "agent2", reason: "mine" },
-    ],
-    carol: [{ answer: "I count 20.\nThe answer is 20." }, { vote: "agent3", reason: "mine" }],
-  });
+  const { events } = await runScripted(SPLIT_TEAM_SCRIPTS);
   return replay(events);
 }
 
