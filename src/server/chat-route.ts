@@ -11,7 +11,7 @@ import { bodyLimit } from "hono/body-limit";
 import { systemClock } from "../clock.js";
 import type { Tracing } from "../tracing/index.js";
 import { ApiError } from "./api-error.js";
-import type { AppEnv, AppOptions } from "./app.js";
+import type { AppEnv, AppOptions } from "./app-options.js";
 import { type CompletionContext, runChatCompletion } from "./chat-completion.js";
 import { type ChatRequest, parseJsonBody, readChatRequest } from "./chat-request.js";
 import { DEFAULT_KEEP_ALIVE_MS, streamChatCompletion } from "./chat-stream.js";

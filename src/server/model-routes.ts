@@ -5,7 +5,7 @@
  */
 import type { Hono } from "hono";
 import { ApiError } from "./api-error.js";
-import type { AppOptions } from "./app.js";
+import type { AppOptions } from "./app-options.js";
 import { quietExamples, teamFiles } from "./served-team.js";
 
 /** An OpenAI model object: `{id, object: "model", created (epoch s), owned_by: "coord"}`. */
