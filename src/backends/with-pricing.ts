@@ -37,15 +37,22 @@ export interface PricingOptions {
 
 /**
  * Wraps `backend` so each `finish` chunk carries the call's cost in USD and a context overflow
- * the model's window (see the module comment); `backend` itself when neither is known.
+ * the model's window (see the module comment). The price is looked up once, at the first finish
+ * or context overflow.
  */
 export function withPricing(backend: Backend, options: PricingOptions = {}): Backend {
   const now = options.clock ? () => options.clock!.now() : () => Date.now();
   const config = options.config ?? { type: backend.type, model: backend.model };
-  const price =
-    (options.price === undefined ? priceFor(config, now()) : options.price) ?? undefined;
-  const contextWindow = price ? price.contextWindow : contextWindowFor(config);
-  if (price === undefined && contextWindow === undefined) return backend;
+  // Looked up at the first finish or error, not here: the price data (the package's whole
+  // model list) then loads after the first request has gone out, not before it (start-up time).
+  let known: { price: ModelPrice | undefined; contextWindow: number | undefined } | undefined;
+  const lookUp = () => {
+    if (known) return known;
+    const price =
+      (options.price === undefined ? priceFor(config, now()) : options.price) ?? undefined;
+    known = { price, contextWindow: price ? price.contextWindow : contextWindowFor(config) };
+    return known;
+  };
 
   async function* stream(
     request: ModelRequest,
@@ -53,10 +60,15 @@ export function withPricing(backend: Backend, options: PricingOptions = {}): Bac
   ): AsyncGenerator<BackendChunk> {
     try {
       for await (const chunk of backend.stream(request, streamOptions)) {
-        yield chunk.type === "finish" && price ? priced(chunk, price, now()) : chunk;
+        if (chunk.type !== "finish") {
+          yield chunk;
+          continue;
+        }
+        const { price } = lookUp();
+        yield price ? priced(chunk, price, now()) : chunk;
       }
     } catch (error) {
-      throw withWindow(error, contextWindow);
+      throw isContextLengthError(error) ? withWindow(error, lookUp().contextWindow) : error;
     }
   }
 
