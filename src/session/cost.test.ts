@@ -1,18 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { eventsOf } from "../../test/support/events.js";
 import type { CoordEvent, EventBody } from "../events/events.js";
 import { replay, toMetricsJson, toStatusJson } from "./reducer.js";
 
 const START = Date.parse("2025-03-01T10:00:00.000Z");
 
-function script(bodies: EventBody[]): CoordEvent[] {
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(START + index * 100).toISOString(),
-    runId: "run-cost",
-    ...body,
-  }));
-}
+/** Events with a running seq, 100 ms apart from START (test/support/events.ts). */
+const script = (bodies: EventBody[]): CoordEvent[] =>
+  eventsOf(bodies, { start: START, runId: "run-cost" });
 
 const call = (agentId: string, input: number, output: number, costUsd?: number): EventBody => ({
   type: "usage",

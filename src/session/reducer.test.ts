@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { eventsOf } from "../../test/support/events.js";
 import type { CoordEvent, EventBody } from "../events/events.js";
 import {
   agentIndexOf,
@@ -13,16 +14,9 @@ import {
 
 const START = Date.parse("2025-03-01T10:00:00.000Z");
 
-/** Builds events with a running seq and a time 100 ms apart. */
-function script(bodies: EventBody[]): CoordEvent[] {
-  return bodies.map((body, index) => ({
-    v: 2,
-    seq: index + 1,
-    time: new Date(START + index * 100).toISOString(),
-    runId: "run-1",
-    ...body,
-  }));
-}
+/** Events with a running seq, 100 ms apart from START (test/support/events.ts). */
+const script = (bodies: EventBody[]): CoordEvent[] =>
+  eventsOf(bodies, { start: START, runId: "run-1" });
 
 const usage = (
   agentId: string,

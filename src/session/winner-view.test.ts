@@ -4,7 +4,8 @@
  * from before groups still read. Events come from real scripted runs of the engine.
  */
 import { describe, expect, test } from "vitest";
-import type { CoordEvent, EventBody } from "../events/index.js";
+import { eventsOf } from "../../test/support/events.js";
+import type { EventBody } from "../events/index.js";
 import { runScripted, SPLIT_TEAM_SCRIPTS } from "../engine/test-helpers.js";
 import { replay, toStatusJson } from "./reducer.js";
 import { shownGroups, tieText } from "./winner-view.js";
@@ -150,13 +151,11 @@ describe("the winner's conclusion groups", () => {
         basis: "votes",
       },
     ];
-    const events = bodies.map((body, index): CoordEvent => ({
-      v: 2,
-      seq: index + 1,
-      time: "2025-01-01T00:00:00.000Z",
+    const events = eventsOf(bodies, {
+      start: Date.parse("2025-01-01T00:00:00.000Z"),
+      stepMs: 0,
       runId: "r",
-      ...body,
-    }));
+    });
     const winner = replay(events).winner!;
     expect(winner).toMatchObject({ groups: [], conclusion: null, tieBasis: null });
     expect(shownGroups(winner)).toEqual([]);
@@ -197,13 +196,11 @@ describe("the winner's conclusion groups", () => {
         ],
       },
     ];
-    const events = bodies.map((body, index): CoordEvent => ({
-      v: 2,
-      seq: index + 1,
-      time: "2025-01-01T00:00:00.000Z",
+    const events = eventsOf(bodies, {
+      start: Date.parse("2025-01-01T00:00:00.000Z"),
+      stepMs: 0,
       runId: "r",
-      ...body,
-    }));
+    });
     expect(replay(events).winner!.groups[0]!.agentIds).toEqual(["alice", "bob", "agent9"]);
   });
 });
