@@ -16,56 +16,18 @@
  * a captured conclusion that must start with a non-space, and an over-long short answer refused
  * before it is stripped.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { replayCall } from "../../test/support/backtrack-steps.js";
+import { recordNativeExecsSync } from "../../test/support/native-regex.js";
 import { conclusionOf } from "./conclusions.js";
 
 /** Above this ratio of steps (input 4n vs n) the work is not linear. */
 const LINEAR_RATIO = 5;
 
-/** One native exec: the pattern, its input and where it started, and the match it found. */
-interface ExecCall {
-  source: string;
-  flags: string;
-  input: string;
-  lastIndex: number;
-  match: { index: number; end: number } | null;
-}
-
-// The original, called with its RegExp as `this` (`nativeExec.call(regex, …)`).
-// eslint-disable-next-line @typescript-eslint/unbound-method
-const nativeExec = RegExp.prototype.exec;
-afterEach(() => {
-  RegExp.prototype.exec = nativeExec;
-});
-
-/** Runs `run` and records every native RegExp exec it makes (split, replace and test included). */
-function recordExecs(run: () => unknown): ExecCall[] {
-  const calls: ExecCall[] = [];
-  RegExp.prototype.exec = function (this: RegExp, input: string) {
-    const lastIndex = this.lastIndex;
-    const result = nativeExec.call(this, input);
-    calls.push({
-      source: this.source,
-      flags: this.flags,
-      input: String(input),
-      lastIndex,
-      match: result === null ? null : { index: result.index, end: result.index + result[0].length },
-    });
-    return result;
-  };
-  try {
-    run();
-  } finally {
-    RegExp.prototype.exec = nativeExec;
-  }
-  return calls;
-}
-
 /** Backtracking steps of every regex `conclusionOf(content, shortAnswer)` runs. */
 function work(content: string, shortAnswer?: string): number {
   let steps = 0;
-  for (const call of recordExecs(() => conclusionOf(content, shortAnswer))) {
+  for (const call of recordNativeExecsSync(() => conclusionOf(content, shortAnswer))) {
     const replayed = replayCall(call.source, call.flags, call.input, call.lastIndex);
     if (JSON.stringify(replayed.match) !== JSON.stringify(call.match))
       throw new Error(`the step counter disagrees with RegExp on /${call.source}/${call.flags}`);

@@ -4,7 +4,7 @@
  * runs; with the prototype changed V8 routes `test`, `split`, `replace`, `match` through it), and
  * {@link nativeRegexSteps} replays them in the step-counting backtracking matcher of
  * ./backtrack-steps.ts. Patterns compiled by re2js (linear by construction) run no native exec
- * and count 0. Used by src/tools/*.test.ts; src/engine/conclusions-hostile.test.ts does the same.
+ * and count 0. Used by src/tools/*.test.ts and src/engine/conclusions-hostile.test.ts.
  */
 import { replayCall } from "./backtrack-steps.js";
 
@@ -21,12 +21,8 @@ export interface ExecCall {
 // eslint-disable-next-line @typescript-eslint/unbound-method
 const nativeExec = RegExp.prototype.exec;
 
-/**
- * Runs `run` (awaited when it returns a promise) and returns every native RegExp exec made
- * meanwhile, with its result. The wrapper is removed when `run` settles, also on a throw.
- */
-export async function recordNativeExecs(run: () => unknown): Promise<ExecCall[]> {
-  const calls: ExecCall[] = [];
+/** Wraps `RegExp.prototype.exec` to push every native exec onto `calls`; returns the undo. */
+function recordInto(calls: ExecCall[]): () => void {
   RegExp.prototype.exec = function (this: RegExp, input: string) {
     const lastIndex = this.lastIndex;
     const result = nativeExec.call(this, input);
@@ -39,10 +35,34 @@ export async function recordNativeExecs(run: () => unknown): Promise<ExecCall[]>
     });
     return result;
   };
+  return () => {
+    RegExp.prototype.exec = nativeExec;
+  };
+}
+
+/**
+ * Runs `run` (awaited when it returns a promise) and returns every native RegExp exec made
+ * meanwhile, with its result. The wrapper is removed when `run` settles, also on a throw.
+ */
+export async function recordNativeExecs(run: () => unknown): Promise<ExecCall[]> {
+  const calls: ExecCall[] = [];
+  const undo = recordInto(calls);
   try {
     await run();
   } finally {
-    RegExp.prototype.exec = nativeExec;
+    undo();
+  }
+  return calls;
+}
+
+/** {@link recordNativeExecs} for synchronous code: the wrapper is removed when `run` returns. */
+export function recordNativeExecsSync(run: () => unknown): ExecCall[] {
+  const calls: ExecCall[] = [];
+  const undo = recordInto(calls);
+  try {
+    run();
+  } finally {
+    undo();
   }
   return calls;
 }
