@@ -6,7 +6,7 @@ import { parseConfigText } from "../config/load.js";
 import { createSessionStore } from "../sessions/index.js";
 import type { ChatViewState } from "../ui/terminal/chat-view.js";
 import { createChatController } from "./chat-controller.js";
-import { openSession } from "./session-turns.js";
+import { openSession } from "../runner/index.js";
 
 const TEAM = `
 agents:

@@ -14,7 +14,11 @@ import {
   type CwdContext,
   describeCwdContext,
   nextCwdContext,
+  closeSession,
+  openSession,
+  type OpenSession,
   type RunFlags,
+  runTurn,
   withCwdContext,
 } from "../runner/index.js";
 import { initialRunState, type RunState, wallTimeMs } from "../session/index.js";
@@ -35,8 +39,6 @@ import {
 } from "./chat-commands.js";
 import type { Tracing } from "../tracing/index.js";
 import { failureLine } from "../ui/plain/index.js";
-import { closeSession, openSession, type OpenSession } from "./session-turns.js";
-import { runTurn } from "./turn.js";
 
 /** What the controller needs from the command. */
 export interface ChatControllerOptions {
@@ -144,7 +146,7 @@ export function createChatController(options: ChatControllerOptions): ChatContro
     if (!ended) print({ kind: "error", text: `warning: ${message}` });
   };
 
-  /** Asks the team: one turn of the session (src/commands/turn.ts), then what to show of it. */
+  /** Asks the team: one turn of the session (src/runner/turn.ts), then what to show of it. */
   async function ask(question: string): Promise<void> {
     const config = withCwdContext(options.config, cwdContext, options.cwd);
     let choice: ReturnType<typeof chooseMode>;

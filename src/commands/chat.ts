@@ -14,14 +14,13 @@
  */
 import { createInterface } from "node:readline";
 import { ConfigError, ExitCode } from "../errors.js";
-import { type CwdContext, prepareRun, type RunFlags } from "../runner/index.js";
+import { type CwdContext, openSession, prepareRun, type RunFlags } from "../runner/index.js";
 import { traceSubscriber } from "../ui/plain/index.js";
 import { openCommandTracing } from "./command-tracing.js";
 import type { ChatBlock } from "../ui/terminal/index.js";
 import { inkCanDraw } from "./ink-can-draw.js";
 import { createChatController, type ChatController } from "./chat-controller.js";
 import type { CommandIO } from "./io.js";
-import { openSession } from "./session-turns.js";
 
 /** Flags of the chat. */
 export interface ChatFlags extends RunFlags {

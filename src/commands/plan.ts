@@ -18,7 +18,7 @@ import type { Config } from "../config/index.js";
 import type { ExecutionSettings, HumanChannel } from "../engine/index.js";
 import type { PlanTask } from "../events/index.js";
 import { chunksOf, countStatuses } from "../plan/index.js";
-import type { PreparedRun } from "../runner/index.js";
+import { type PreparedRun, writeChunkAnswer } from "../runner/index.js";
 import { agentPlanTasks, type RunState, type RunSubscriber } from "../session/index.js";
 import {
   appendExecutionLog,
@@ -31,7 +31,6 @@ import {
 } from "../store/index.js";
 import type { CommandIO } from "./io.js";
 import type { PlanRequest } from "./plan-flags.js";
-import { writeChunkAnswer } from "./output-file.js";
 import { type RunCommandFlags, runQuestion } from "./run.js";
 
 /** The IO of a planning command: a command's IO plus stdin (`--broadcast human`). */

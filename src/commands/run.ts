@@ -1,6 +1,6 @@
 /**
  * `coord [OPTIONS] "<question>"`: runs one query and exits (spec section 4.1). Resolves the
- * config, opens a memory session (src/commands/session-turns.ts), runs the team
+ * config, opens a memory session (src/runner/session-turns.ts), runs the team
  * (src/runner/run-team.ts) with the session's history, shows progress (src/commands/run-display.ts:
  * the Ink live view, a live status block, trace lines or `--automation` lines), prints the final
  * answer on stdout and records the turn in the session.
@@ -10,10 +10,13 @@ import { join, relative } from "node:path";
 import { EXIT_CODE_FOR_RUN_END } from "../errors.js";
 import {
   type CwdContext,
+  openSession,
   type PreparedRun,
   prepareRun,
   type RunFlags,
+  runTurn,
   type StartRunOptions,
+  type TurnResult,
 } from "../runner/index.js";
 import type { RunState, RunSubscriber } from "../session/index.js";
 import { LOG_FILES } from "../store/index.js";
@@ -23,11 +26,9 @@ import type { Tracing } from "../tracing/index.js";
 import { openCommandTracing } from "./command-tracing.js";
 import { createRunDisplay, type RunDisplay } from "./run-display.js";
 import { runResultJson } from "./run-json.js";
-import { openSession } from "./session-turns.js";
-import { runTurn, type TurnResult } from "./turn.js";
 
 export type { CommandIO };
-export { sessionStatusOf } from "./turn.js";
+export { sessionStatusOf } from "../runner/index.js";
 
 /** Flags of the run command. */
 export interface RunCommandFlags extends RunFlags {
@@ -69,7 +70,7 @@ export interface RunPhase {
   after?(result: PhaseResult): Promise<{ automation: string[]; text: string[] }>;
   /**
    * Writes the run's answer to `--output-file` instead of replacing the file with it (a plan
-   * chunk adds its section: src/commands/output-file.ts); returns the absolute path written.
+   * chunk adds its section: src/runner/output-file.ts); returns the absolute path written.
    */
   writeOutput?: (file: string, answer: string) => Promise<string>;
 }
@@ -121,7 +122,7 @@ export async function runQuestion(
   }
 }
 
-/** {@link runQuestion} once tracing is open (or off): one turn (`./turn.ts`), then its result. */
+/** {@link runQuestion} once tracing is open (or off): one turn (`src/runner/turn.ts`), then its result. */
 async function runTraced(
   question: string,
   flags: RunCommandFlags,

@@ -1,14 +1,23 @@
 /**
  * The {@link WebHost} of `coord --web` (docs/web.md): the page shows one memory session at a
  * time. Each question is a turn of it, run as in the chat and the one-shot run
- * (src/commands/turn.ts: the session's history, `turn_<n>` in the session's log directory, recorded in
+ * (src/runner/turn.ts: the session's history, `turn_<n>` in the session's log directory, recorded in
  * ~/.coord/sessions.json); earlier sessions open from the registry and their logs, and a
  * question there continues them. One turn runs at a time.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseEventLog } from "../events/index.js";
-import type { PreparedRun, RunHandle } from "../runner/index.js";
+import {
+  closeSession,
+  discardSession,
+  openSession,
+  type OpenSession,
+  type PreparedRun,
+  type RunHandle,
+  type RunningTurn,
+  runTurn,
+} from "../runner/index.js";
 import {
   feedRun,
   logWorkspaceRoots,
@@ -24,8 +33,6 @@ import type { LiveRun } from "../session/index.js";
 import { createSessionStore, type TurnRecord } from "../sessions/index.js";
 import type { Tracing } from "../tracing/index.js";
 import type { CommandIO } from "./io.js";
-import { closeSession, discardSession, openSession, type OpenSession } from "./session-turns.js";
-import { type RunningTurn, runTurn } from "./turn.js";
 
 /** Options of {@link createSessionWebHost}. */
 export interface SessionWebHostOptions {
@@ -39,7 +46,7 @@ export interface SessionWebHostOptions {
   warn: (line: string) => void;
   /** Traces each turn when on (`--tracing`, `COORD_TRACING_ENABLED`; docs/tracing.md). */
   tracing?: Tracing | undefined;
-  /** `--output-file`: rewritten with each answered turn's answer (src/commands/output-file.ts). */
+  /** `--output-file`: rewritten with each answered turn's answer (src/runner/output-file.ts). */
   outputFile?: string | undefined;
 }
 
@@ -133,7 +140,7 @@ export async function createSessionWebHost(
     if (shown.open) await closeSession(shown.open, "completed").catch(() => undefined);
   };
 
-  /** Starts a turn of the shown session (src/commands/turn.ts); it ends in the background. */
+  /** Starts a turn of the shown session (src/runner/turn.ts); it ends in the background. */
   async function startTurn(question: string): Promise<void> {
     shown.open ??= await openSession({
       home: io.home,

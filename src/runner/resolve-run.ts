@@ -24,7 +24,7 @@ export interface RunFlags extends BudgetFlags {
   personas?: string | undefined;
   /**
    * `--output-file PATH`: where each final answer is also written, in every mode
-   * (src/commands/output-file.ts says what the file holds in each).
+   * (./output-file.ts says what the file holds in each).
    */
   outputFile?: string | undefined;
 }

@@ -84,7 +84,13 @@ export interface StartRunOptions {
    * the engine, a `TimeoutError`), else `interrupted`. {@link RunHandle.stop} does the same.
    */
   signal?: AbortSignal;
+  /** Time: the engine's timeouts, the retries' backoff and limits, the log. Default the system clock. */
   clock?: Clock;
+  /**
+   * `fetch` for every request of a hosted provider's backend (tests pass one that gates a
+   * virtual clock: test/support/io-gate.ts). Default the global `fetch`.
+   */
+  fetch?: typeof fetch | undefined;
   /** Subscribers attached before the first event (in this order, after the log writer). */
   subscribers?: readonly RunSubscriber[];
   /** Told when a subscriber throws (it is detached; the run goes on). */
@@ -338,6 +344,13 @@ async function createBackends(
     firstByteTimeoutMs: timeouts.first_byte_timeout_seconds * 1000,
     streamIdleTimeoutMs: timeouts.stream_idle_timeout_seconds * 1000,
   };
+  // The clock also dates a `Retry-After` given as a date.
+  const context = {
+    env: options.env,
+    cwd: options.cwd,
+    clock,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
   const backends: Backend[] = [];
   try {
     // One after another: a missing key or model file fails here, before any agent starts.
@@ -345,8 +358,7 @@ async function createBackends(
       const agent = config.agents[index]!;
       const files = tools?.agents[position]?.files;
       const backend = await createBackend(agent, index, {
-        env: options.env,
-        cwd: options.cwd,
+        ...context,
         ...(files ? { files } : {}),
       });
       // A script is exact: never retried; it costs 0 by definition. Others are priced outside
@@ -364,7 +376,7 @@ async function createBackends(
       const backend = await createBackendAt(
         { id: "persona_generator", backend: generator.backend },
         { where: path, path: `${path}.backend` },
-        { env: options.env, cwd: options.cwd },
+        context,
       );
       const pricing = { config: generator.backend, clock };
       backends.push(

@@ -129,7 +129,7 @@ async function sessionToContinue(options: RootOptions, io: ProcessIO): Promise<s
     throw new ConfigError(
       "--continue and --session-id cannot be combined: --continue picks the session itself",
     );
-  const { latestSessionId } = await import("../session-turns.js");
+  const { latestSessionId } = await import("../../runner/session-turns.js");
   return latestSessionId(io.home, io.cwd);
 }
 

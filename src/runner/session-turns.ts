@@ -6,12 +6,8 @@
 import { stat } from "node:fs/promises";
 import type { Config } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import {
-  type LogFlags,
-  type PreparedRun,
-  runLogOptions,
-  type RunLogOptions,
-} from "../runner/index.js";
+import { type LogFlags, type PreparedRun, runLogOptions } from "./prepare-run.js";
+import type { RunLogOptions } from "./start-run.js";
 import type { RunState } from "../session/index.js";
 import {
   createSessionStore,

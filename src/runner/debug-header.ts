@@ -7,7 +7,7 @@
  */
 import { join, resolve, sep } from "node:path";
 import { descriptorOf, PROVIDERS } from "../config/index.js";
-import type { PreparedRun } from "../runner/index.js";
+import type { PreparedRun } from "./prepare-run.js";
 import { redactCliArgs } from "../redact.js";
 
 /** What the header says. */

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parseConfigText } from "../config/load.js";
-import { chooseMode } from "../runner/index.js";
+import { chooseMode } from "./resolve-run.js";
 import { createSessionStore } from "../sessions/index.js";
 import { openSession } from "./session-turns.js";
 import { runTurn, type TurnOptions } from "./turn.js";
@@ -91,6 +91,46 @@ describe("runTurn", () => {
     expect(header).toBeLessThan(lines.findIndex((line) => / #1 /.test(line)));
     expect(debugLog).toContain(`session ${session.record.id}: new, turn 1`);
     expect(warnings).toEqual([]);
+  });
+
+  test("a turn without a session (a served request): the given history reaches the agents, the log goes under logRoot as turn_1, nothing is recorded", async () => {
+    const historyTeam = TEAM.replace(
+      '- answer: "A1"',
+      '- answer: "A1"\n              expect_prompt_contains: "Earlier reply"',
+    );
+    const { root, options, store } = await setUp(historyTeam);
+    const before = await store.list();
+    const running = await runTurn(
+      options({
+        session: undefined,
+        history: [
+          { role: "user", content: "Earlier question" },
+          { role: "assistant", content: "Earlier reply" },
+        ],
+        logRoot: "served-logs",
+        debug: true,
+        outputFile: "served.md",
+      }),
+    );
+    expect(running.turn).toBe(1);
+    const result = await running.finished;
+    expect(result).toMatchObject({ answered: true, turn: 1 });
+    // alice's expectation held: the history was in her prompt (a mismatch fails her call).
+    const events = running.handle.live.events;
+    expect(events.filter((event) => event.type === "agent-error")).toEqual([]);
+    expect(events.find((event) => event.type === "run-start")).toMatchObject({ historyTurns: 1 });
+    expect(relative(root, result.logDir!).split(sep)).toEqual([
+      "served-logs",
+      basename(result.runDir!),
+      "turn_1",
+      "attempt_1",
+    ]);
+    const debugLog = await readFile(join(result.runDir!, "coord_debug.log"), "utf8");
+    expect(debugLog).toMatch(/ coord 0\.0\.0 \(node /);
+    expect(debugLog).not.toMatch(/ session /);
+    // The same --output-file step as every door; the sessions registry untouched.
+    expect(await readFile(join(root, "served.md"), "utf8")).toBe("The answer.\n");
+    expect(await store.list()).toEqual(before);
   });
 
   test("a turn without an answer leaves --output-file alone; its owned session closes with how it ended", async () => {

@@ -1,16 +1,25 @@
 /**
- * One turn: asking the team one question as a turn of a memory session, the lifecycle every
- * front door that runs a team for a person shares — the one-shot run (`./run.ts`, also each phase
- * of `--plan`), the chat (`./chat-controller.ts`) and `coord --web` (`./web-session-host.ts`).
- * Written once so that the run log, `--debug`, tracing, the session record and `--output-file`
- * behave the same in every one of them (docs/architecture.md "Front doors").
+ * One turn: asking the team one question, the lifecycle every front door that runs a team shares
+ * — the one-shot run (`src/commands/run.ts`, also each phase of `--plan`), the chat
+ * (`src/commands/chat-controller.ts`), `coord --web` (`src/commands/web-session-host.ts`) and each
+ * chat completion of `coord serve` (`src/server/chat-completion.ts`). Written once so that the run
+ * log, `--debug`, tracing, budgets, the session record and `--output-file` behave the same in
+ * every one of them (docs/architecture.md "Front doors").
+ *
+ * A turn of a person's door belongs to a memory session (spec section 2 "Memory session"): its
+ * history and personas are the session's, and the turn is recorded in it. A served request has
+ * none ({@link TurnOptions.session} undefined): the OpenAI API is stateless — the client sends the
+ * conversation in every request's `messages`, given here as {@link TurnOptions.history} — so a
+ * request is not a memory session, and nothing is written to `~/.coord/sessions.json` (a registry
+ * write under its cross-process lock per request would also queue concurrent requests on it).
  *
  * The steps of {@link runTurn}, in order:
  * 1. **trace**: when tracing is on, the run's trace starts (its id goes in the run log);
- * 2. **start**: the run log's options (`turn_<n>` in the `log_…` directory this process made for
- *    the session, else a new one), then `startRun` with the session's history and personas. If
- *    it cannot start and the turn owns its session (the one-shot run), the session is discarded;
- * 3. **note**: with `--debug` the command's header heads `coord_debug.log`; the session names the
+ * 2. **start**: the run log's options (with a session: `turn_<n>` in the `log_…` directory this
+ *    process made for the session, else a new one), then `startRun` with the history and
+ *    personas. If it cannot start and the turn owns its session (the one-shot run), the session
+ *    is discarded;
+ * 3. **note**: with `--debug` the door's header heads `coord_debug.log`; the session names the
  *    run's `log_…` directory at once (a viewer can tell the run is still being written);
  * 4. **subscribe**: the door is told the run started ({@link TurnOptions.onStarted}), then its
  *    subscribers are attached; each first catches up from the run's first event;
@@ -23,13 +32,12 @@
  * throws) are told to {@link TurnOptions.warn}, one line each, without the `coord: warning:`
  * prefix.
  */
-import type { PreparedRun, RunHandle, StartRunOptions } from "../runner/index.js";
-import { startRun } from "../runner/index.js";
 import type { RunState, RunSubscriber } from "../session/index.js";
 import { latestPersonas } from "../sessions/index.js";
 import { writeDebugHeader } from "./debug-header.js";
-import type { CommandIO } from "./io.js";
 import { writeOutputFile } from "./output-file.js";
+import { type PreparedRun, runLogOptions } from "./prepare-run.js";
+import { type RunHandle, startRun, type StartRunOptions } from "./start-run.js";
 import {
   closeSession,
   discardSession,
@@ -40,11 +48,23 @@ import {
 } from "./session-turns.js";
 
 /**
- * Starts a run's trace: `Tracing` of a command (`./command-tracing.ts`), or a server request's
- * trace. Structural, so the turn needs nothing of OpenTelemetry.
+ * Starts a run's trace: `Tracing` of a command (`src/commands/command-tracing.ts`), or a server
+ * request's trace (`RequestTrace`). Structural, so the runner needs nothing of OpenTelemetry.
  */
 export interface TurnTracing {
   startRun(options: { includeContent: boolean }): { traceId: string; subscriber: RunSubscriber };
+}
+
+/** What a turn needs of the process: where it runs, who it is, how it was started. */
+export interface TurnIO {
+  /** Working directory: `--output-file`, relative model paths and the log root resolve here. */
+  cwd: string;
+  /** The user's home (the debug header says which config file was found). */
+  home: string;
+  /** coord's version, for the run log. */
+  version: string;
+  /** The command-line arguments, for execution_metadata.yaml and the debug header (redacted). */
+  argv: readonly string[];
 }
 
 /** Options of {@link runTurn}. */
@@ -52,16 +72,30 @@ export interface TurnOptions {
   /** What to run: the config (working-directory context applied), mode and agents, environment. */
   prepared: Pick<PreparedRun, "config" | "configPath" | "env" | "mode" | "agentIndexes">;
   question: string;
-  /** The memory session the turn belongs to; its history and personas are the agents'. */
-  session: OpenSession;
+  /**
+   * The memory session the turn belongs to; its history and personas are the agents'. Undefined
+   * for a served request (see the module docstring): nothing is recorded.
+   */
+  session?: OpenSession | undefined;
+  /**
+   * The conversation so far, oldest first, of a turn without a session (a chat request's earlier
+   * `messages`). Ignored with a session: its history is the session's.
+   */
+  history?: StartRunOptions["history"];
   /**
    * True when the session lives for this turn only (the one-shot run): it is discarded when the
    * run cannot start, and closed with the turn's record, its status how the run ended.
    */
   ownsSession?: boolean | undefined;
-  io: Pick<CommandIO, "cwd" | "home" | "version" | "argv">;
+  io: TurnIO;
   /** False for `--no-logs`. */
   logs: boolean;
+  /**
+   * The run log root (absolute or relative to `io.cwd`); default `COORD_LOG_DIR`, else
+   * `agent_outputs` in `io.cwd`. A turn with a session logs where the session's earlier turns of
+   * this process did.
+   */
+  logRoot?: string | undefined;
   /** `--debug`: `coord_debug.log` with the command's header. */
   debug: boolean;
   /** `--output-file`: written with the final answer when the turn answered. */
@@ -75,8 +109,22 @@ export interface TurnOptions {
   tracing?: TurnTracing | undefined;
   /** Stops the run (Ctrl+C, a closed page, a shutdown). */
   signal?: AbortSignal | undefined;
-  /** What a planning phase adds to the run (`./run.ts` `RunPhase`). */
-  start?: Pick<StartRunOptions, "planning" | "execution" | "human" | "workspaceSeed"> | undefined;
+  /**
+   * What the door adds to the run: a planning phase's settings (`src/commands/run.ts`
+   * `RunPhase`), a chat request's system message, the clock and `fetch` (tests: a virtual clock).
+   */
+  start?:
+    | Pick<
+        StartRunOptions,
+        | "planning"
+        | "execution"
+        | "human"
+        | "workspaceSeed"
+        | "extraSystemMessage"
+        | "clock"
+        | "fetch"
+      >
+    | undefined;
   /** The door's subscribers (displays, the human channel), attached in this order at step 4. */
   subscribers?: readonly RunSubscriber[] | undefined;
   /** Step 4: the run started and its log is open, before the door's subscribers attach. */
@@ -87,14 +135,14 @@ export interface TurnOptions {
   warn: (message: string) => void;
   /** What a subscriber that threw is called in the warning; default `a display`. */
   subscriberName?: string | undefined;
-  /** Epoch ms, for the turn record; default Date.now. */
+  /** Epoch ms, for the turn record; default the clock of {@link start}, else Date.now. */
   now?: (() => number) | undefined;
 }
 
 /** A started turn (steps 1–4 done). */
 export interface StartedTurn {
   handle: RunHandle;
-  /** The turn's 1-based number in its session. */
+  /** The turn's 1-based number in its session; 1 without one. */
   turn: number;
   /** The run's trace id, when traced. */
   traceId: string | undefined;
@@ -136,13 +184,24 @@ export interface RunningTurn extends StartedTurn {
  */
 export async function runTurn(options: TurnOptions): Promise<RunningTurn> {
   const { prepared, question, session, io, warn } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.start?.clock;
+  const now = options.now ?? (clock ? () => clock.now() : Date.now);
   const subscriberName = options.subscriberName ?? "a display";
-  const turn = session.record.turns + 1;
+  const turn = session ? session.record.turns + 1 : 1;
   const runTrace = options.tracing?.startRun({
     includeContent: prepared.config.tracing.include_content,
   });
   const startedAt = now();
+  const logFlags = {
+    enabled: options.logs,
+    cwd: io.cwd,
+    version: io.version,
+    argv: io.argv,
+    debug: options.debug,
+    traceId: runTrace?.traceId,
+    // The writer reports only its first failure, so this warns once.
+    onError: (error: Error) => warn(`cannot write the run log: ${error.message}`),
+  };
   let handle: RunHandle;
   try {
     handle = await startRun({
@@ -152,25 +211,18 @@ export async function runTurn(options: TurnOptions): Promise<RunningTurn> {
       env: prepared.env,
       ...options.start,
       question,
-      history: session.history,
-      personas: latestPersonas(session.turns),
+      history: session ? session.history : (options.history ?? []),
+      personas: session ? latestPersonas(session.turns) : undefined,
       cwd: io.cwd,
-      // The writer reports only its first failure, so this warns once.
-      log: await turnLogOptions(session, prepared, {
-        enabled: options.logs,
-        cwd: io.cwd,
-        version: io.version,
-        argv: io.argv,
-        debug: options.debug,
-        traceId: runTrace?.traceId,
-        onError: (error) => warn(`cannot write the run log: ${error.message}`),
-      }),
+      log: session
+        ? await turnLogOptions(session, prepared, logFlags)
+        : runLogOptions(prepared, { ...logFlags, root: options.logRoot }),
       ...(options.signal ? { signal: options.signal } : {}),
       subscribers: runTrace ? [runTrace.subscriber] : [],
       onSubscriberError: (error) => warn(`${subscriberName} failed: ${(error as Error).message}`),
     });
   } catch (error) {
-    if (options.ownsSession) await discardSession(session);
+    if (session && options.ownsSession) await discardSession(session);
     throw error;
   }
   if (options.debug) {
@@ -180,14 +232,18 @@ export async function runTurn(options: TurnOptions): Promise<RunningTurn> {
       home: io.home,
       version: io.version,
       argv: io.argv,
-      session: {
-        id: session.record.id,
-        continued: session.continued || session.record.turns > 0,
-        turn,
-      },
+      ...(session
+        ? {
+            session: {
+              id: session.record.id,
+              continued: session.continued || session.record.turns > 0,
+              turn,
+            },
+          }
+        : {}),
     });
   }
-  await noteLogDir(session, handle.runDir);
+  if (session) await noteLogDir(session, handle.runDir);
   const started: StartedTurn = { handle, turn, traceId: runTrace?.traceId };
   options.onStarted?.(started);
   for (const subscriber of options.subscribers ?? []) handle.subscribe(subscriber);
@@ -204,31 +260,20 @@ async function endTurn(
   startedAt: number,
   now: () => number,
 ): Promise<TurnResult> {
-  const { session, warn } = options;
+  const { session } = options;
   const { handle } = started;
   let result;
   try {
     result = await handle.done;
   } catch (error) {
     await options.onEnded?.(handle.live.state);
-    if (options.ownsSession) await closeSession(session, "failed").catch(() => undefined);
+    if (session && options.ownsSession)
+      await closeSession(session, "failed").catch(() => undefined);
     throw error;
   }
   const { state, logDir, runDir } = result;
   await options.onEnded?.(state);
-  try {
-    await recordTurn(session, {
-      question: options.question,
-      state,
-      startedAt,
-      endedAt: now(),
-      logDir,
-      runDir,
-      ...(options.ownsSession ? { close: sessionStatusOf(state) } : {}),
-    });
-  } catch (error) {
-    warn(`cannot record the session in ${session.store.registryPath}: ${(error as Error).message}`);
-  }
+  if (session) await recordSessionTurn(options, session, { state, startedAt, now, logDir, runDir });
   const answered = state.finalAnswer !== null && state.endReason === "completed";
   const output: Pick<TurnResult, "outputPath" | "outputError"> = {};
   if (answered && options.outputFile !== undefined) {
@@ -250,6 +295,35 @@ async function endTurn(
     answered,
     ...output,
   };
+}
+
+/** Step 6 of {@link runTurn}: the turn in its session; a registry that cannot be written warns. */
+async function recordSessionTurn(
+  options: TurnOptions,
+  session: OpenSession,
+  run: {
+    state: RunState;
+    startedAt: number;
+    now: () => number;
+    logDir: string | undefined;
+    runDir: string | undefined;
+  },
+): Promise<void> {
+  try {
+    await recordTurn(session, {
+      question: options.question,
+      state: run.state,
+      startedAt: run.startedAt,
+      endedAt: run.now(),
+      logDir: run.logDir,
+      runDir: run.runDir,
+      ...(options.ownsSession ? { close: sessionStatusOf(run.state) } : {}),
+    });
+  } catch (error) {
+    options.warn(
+      `cannot record the session in ${session.store.registryPath}: ${(error as Error).message}`,
+    );
+  }
 }
 
 /** The session status a finished run leaves: how it ended (a shutdown counts as interrupted). */
