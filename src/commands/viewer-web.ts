@@ -6,7 +6,7 @@
  */
 import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ViewerIO } from "./viewer.js";
+import type { CommandIO } from "./io.js";
 
 /** Host the viewer's server binds: this machine only (the page drives a terminal). */
 export const VIEWER_WEB_HOST = "127.0.0.1";
@@ -27,7 +27,7 @@ export interface ViewerWebOptions {
  * @returns 0.
  * @throws ConfigError when the port cannot be bound (names it; pick another with --port).
  */
-export async function serveViewerWeb(options: ViewerWebOptions, io: ViewerIO): Promise<number> {
+export async function serveViewerWeb(options: ViewerWebOptions, io: CommandIO): Promise<number> {
   const { createTerminalWebApp } = await import("../server/terminal-web.js");
   const { startServer } = await import("../server/start-server.js");
   // The running CLI (the bundle, dist/bin/coord.js, or tsc's dist/src/cli.js).

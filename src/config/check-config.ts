@@ -6,14 +6,10 @@
 import { basename, normalize } from "node:path";
 import { isSafeName, SAFE_NAME_RULE } from "../safe-name.js";
 import { checkToolConfig } from "./check-tool-config.js";
-import type { KeyPath } from "./key-path.js";
+import type { ConfigProblem } from "./config-problem.js";
 import type { Config } from "./schema.js";
 
-/** One problem: where (path in the validated config) and what ("expected …, received …"). */
-export interface ConfigProblem {
-  path: KeyPath;
-  text: string;
-}
+export type { ConfigProblem } from "./config-problem.js";
 
 /**
  * Returns the problems of a schema-valid config (empty when none) and fills in defaults that

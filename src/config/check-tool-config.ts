@@ -4,7 +4,7 @@
  * agents naming the same workspace. (`command_line_execution_mode: docker` is accepted: its
  * commands run in coord's sandbox, with a warning at run time.)
  */
-import type { ConfigProblem } from "./check-config.js";
+import type { ConfigProblem } from "./config-problem.js";
 import type { KeyPath } from "./key-path.js";
 import type { Config } from "./schema.js";
 import type { McpServerConfig } from "./tool-schema.js";
