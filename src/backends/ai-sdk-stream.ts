@@ -162,11 +162,11 @@ async function* streamOnce(
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
     // The provider's fetch (`activityFetch`) tells `onActivity` of every byte that arrives.
-    const { stream } = await withActivityListener(options.onActivity, () =>
+    const { stream } = await withActivityListener(options.onActivity, signal, (abortSignal) =>
       model.doStream({
         ...withProviderTools(toCallArguments(request), options.providerTools, request.toolChoice),
         ...options.callSettings,
-        abortSignal: signal,
+        abortSignal,
         ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
       }),
     );
