@@ -12,7 +12,7 @@
  * the next one; lines that do not parse are skipped.
  */
 import { appendFile, readFile } from "node:fs/promises";
-import type { SessionRecord } from "./sessions.js";
+import type { SessionRecord } from "./session-record.js";
 
 /** Records `sessions.json` holds at most, active sessions aside (they are never archived). */
 export const REGISTRY_CAP = 200;

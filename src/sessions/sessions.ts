@@ -25,6 +25,7 @@ import { childPath } from "../safe-name.js";
 import { writeFileAtomic } from "../store/index.js";
 import { withFileLock } from "./file-lock.js";
 import { archiveOverflow, archivePathOf, readArchive, withArchived } from "./sessions-archive.js";
+import type { SessionRecord } from "./session-record.js";
 import {
   isProcessAlive,
   isStale,
@@ -32,38 +33,10 @@ import {
   type ProcessAliveCheck,
 } from "./stale-sessions.js";
 
+export type { SessionRecord, SessionStatus } from "./session-record.js";
+
 /** Registry file format version. A reader refuses versions it does not know. */
 export const SESSIONS_FILE_VERSION = 1;
-
-/** `active` while a chat or query runs (or if coord died); then how the session ended. */
-export type SessionStatus = "active" | "completed" | "failed" | "timeout" | "interrupted";
-
-/** One session in `sessions.json`. Times are ISO-8601 UTC. */
-export interface SessionRecord {
-  id: string;
-  started_at: string;
-  /** null while active, and for a session whose process died (its end time is unknown). */
-  ended_at: string | null;
-  status: SessionStatus;
-  /** `interactive` chat or a `single` query (a continued session keeps its first kind). */
-  kind: "interactive" | "single";
-  /** The agents' models, in config order, e.g. `openai/gpt-4o`. */
-  models: string[];
-  /** Absolute config path; null for quick setup. */
-  config_path: string | null;
-  /** The `log_…` directory the turns are logged in; null with `--no-logs`. */
-  log_dir: string | null;
-  /** Turns recorded so far. */
-  turns: number;
-  /** Working directory the session started in. */
-  cwd: string;
-  /**
-   * The coord process that runs (or last ran) the session: set when it starts and when
-   * `--session-id` continues it. Absent in records of older coord versions, which therefore
-   * cannot be checked for a dead process.
-   */
-  pid?: number;
-}
 
 /** One turn, `~/.coord/sessions/<id>/turn_<n>.json`. */
 export interface TurnRecord {

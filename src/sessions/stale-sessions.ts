@@ -8,7 +8,7 @@
  * process ids are reused, so a session whose pid now belongs to another process still looks
  * `active` until that process ends too.
  */
-import type { SessionRecord } from "./sessions.js";
+import type { SessionRecord } from "./session-record.js";
 
 /** `process.kill` as used here (signal 0 sends nothing, it only checks). */
 export type SignalSender = (pid: number, signal: 0) => unknown;
