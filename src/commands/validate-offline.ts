@@ -1,9 +1,8 @@
 /**
  * `coord --validate --offline`: checks a config in CI, where no API key is set
- * (docs/scripting.md "Checking a config"). Every provider key variable coord knows
- * (src/config/providers.ts: each provider's key variables and Azure's endpoint, the
- * OpenAI-compatible hosts' keys; src/config/chat-providers.ts: the hosted chat providers' keys;
- * `CLAUDE_CODE_OAUTH_TOKEN`), and every secret-named `${VAR}` the config file names, is given a
+ * (docs/scripting.md "Checking a config"). Every provider key variable coord knows (the provider
+ * descriptors' key variables and their hosts', `KEY_VARIABLES`; the endpoint variables the setup
+ * wizard asks for, Azure's), and every secret-named `${VAR}` the config file names, is given a
  * placeholder value when it is unset; everything else is checked as without `--offline`, and the
  * report says key presence was not checked. A variable that is set keeps its value.
  */
@@ -25,16 +24,11 @@ export async function offlineEnv(
   env: Readonly<Record<string, string | undefined>>,
   configFile: string | undefined,
 ): Promise<Record<string, string | undefined>> {
-  const { CHAT_PROVIDERS, PROVIDERS, PROVIDER_HOSTS } = await import("../config/index.js");
-  const keys = new Set<string>(["CLAUDE_CODE_OAUTH_TOKEN"]);
+  const { KEY_VARIABLES, PROVIDERS } = await import("../config/index.js");
+  const keys = new Set<string>(KEY_VARIABLES);
   const endpoints = new Set<string>();
-  for (const provider of PROVIDERS) {
-    for (const variable of provider.keyVariables) keys.add(variable);
+  for (const provider of PROVIDERS)
     if (provider.endpointVariable) endpoints.add(provider.endpointVariable.name);
-  }
-  for (const host of PROVIDER_HOSTS) keys.add(host.keyVariable);
-  for (const provider of CHAT_PROVIDERS)
-    for (const variable of provider.keyVariables) keys.add(variable);
   const text = configFile === undefined ? "" : await readFile(configFile, "utf8").catch(() => "");
   for (const match of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g))
     if (isSecretEnvName(match[1]!)) keys.add(match[1]!);

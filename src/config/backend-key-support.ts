@@ -11,20 +11,13 @@ import { GENERATION_PARAMETERS, type GenerationParameter } from "./generation-sc
 import {
   descriptorOf,
   NO_CAPABILITIES,
-  PROVIDER_DESCRIPTORS,
   type ProviderCapabilities,
+  typesWith,
 } from "./provider-descriptors/index.js";
 
 /** The capabilities of `type`, from its descriptor (none for a string that is no type). */
 function capabilitiesOf(type: string): ProviderCapabilities {
   return descriptorOf(type)?.capabilities ?? NO_CAPABILITIES;
-}
-
-/** The types whose descriptor says `capability`, in descriptor order. */
-function typesWith(capability: keyof ProviderCapabilities): readonly BackendType[] {
-  return PROVIDER_DESCRIPTORS.filter((descriptor) => descriptor.capabilities[capability]).map(
-    (descriptor) => descriptor.type,
-  );
 }
 
 /** The backend types that speak Chat Completions (`POST {base_url}/chat/completions`). */

@@ -5,6 +5,7 @@
  * the loader warns naming the agent (`./backend-key-support.ts`).
  */
 import { z } from "zod";
+import { typeList, typesWith } from "./provider-descriptors/index.js";
 
 /** Keys spread into `agents[].backend` (besides `temperature` and `max_tokens`). */
 export const generationKeys = {
@@ -47,22 +48,8 @@ export const generationKeys = {
     .record(z.string(), z.unknown())
     .optional()
     .describe(
-      "vLLM, SGLang (`vllm`, `sglang`, `chatcompletion`): arguments of the model's chat template, e.g. `{enable_thinking: false}`.",
+      `${typeList(typesWith("chatTemplateKwargs"))} (vLLM, SGLang and servers like them): arguments of the model's chat template, e.g. \`{enable_thinking: false}\`.`,
     ),
 };
 
-/** The generation parameters as written in a backend block, in the order docs list them. */
-export const GENERATION_PARAMETERS = [
-  "temperature",
-  "top_p",
-  "top_k",
-  "max_tokens",
-  "frequency_penalty",
-  "presence_penalty",
-  "seed",
-  "stop",
-  "reasoning_effort",
-  "extra_body",
-  "chat_template_kwargs",
-] as const;
-export type GenerationParameter = (typeof GENERATION_PARAMETERS)[number];
+export { GENERATION_PARAMETERS, type GenerationParameter } from "./generation-parameters.js";

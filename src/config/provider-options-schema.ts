@@ -1,10 +1,11 @@
 /**
  * Provider-specific keys of `agents[].backend` (MassGen's names): reasoning and thinking settings
  * per provider, and the `claude_code` backend's own keys. Which backend reads which is said in
- * each description; the loader warns when a key is set on a backend type that does not read it
+ * each description (the hosted tools' from the provider descriptors' capabilities); the loader warns when a key is set on a backend type that does not read it
  * (`./backend-key-support.ts`).
  */
 import { z } from "zod";
+import { typeList, typesWith } from "./provider-descriptors/index.js";
 
 /** Reasoning and thinking keys, spread into `agents[].backend`. */
 export const providerOptionKeys = {
@@ -25,12 +26,12 @@ export const providerOptionKeys = {
     .boolean()
     .optional()
     .describe(
-      "`openai`, `claude`, `gemini`, `grok`: offer the provider's own web search (run by the provider, logged as tool calls; `grok` then uses xAI's Responses API).",
+      `${typeList(typesWith("webSearch"))}: offer the provider's own web search (run by the provider, logged as tool calls; \`grok\` then uses xAI's Responses API).`,
     ),
   enable_code_execution: z
     .boolean()
     .optional()
-    .describe("`claude`, `gemini`, `grok`: offer the provider's own code execution."),
+    .describe(`${typeList(typesWith("codeExecution"))}: offer the provider's own code execution.`),
   enable_x_search: z
     .boolean()
     .optional()

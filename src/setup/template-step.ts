@@ -75,11 +75,7 @@ async function buildTemplate(context: TemplateContext, id: TemplateId): Promise<
       return simpleTemplate(team(3, "fast"));
     case "research": {
       const searchers = providers.filter((provider) => provider.webSearch);
-      if (providers.length > 0 && searchers.length === 0) {
-        prompter.warn(
-          "Web search needs OpenAI, Anthropic, Gemini or xAI: the config uses OpenAI (set OPENAI_API_KEY).",
-        );
-      }
+      if (providers.length > 0 && searchers.length === 0) prompter.warn(webSearchWarning());
       return researchTemplate(team(3, "fast", searchers));
     }
     case "code": {
@@ -97,6 +93,19 @@ async function buildTemplate(context: TemplateContext, id: TemplateId): Promise<
     case "custom":
       return askCustom(context);
   }
+}
+
+/**
+ * The warning when no provider found can search the web: the providers that can (their
+ * descriptors' `webSearch` capability), and the OpenAI fallback the config uses.
+ */
+export function webSearchWarning(): string {
+  const labels = PROVIDERS.filter((provider) => provider.webSearch).map(
+    (provider) => provider.label,
+  );
+  const named =
+    labels.length > 1 ? `${labels.slice(0, -1).join(", ")} or ${labels.at(-1)!}` : labels[0];
+  return `Web search needs ${named ?? "a provider with web search"}: the config uses ${OPENAI.label} (set ${OPENAI.keyVariables[0]!}).`;
 }
 
 async function askDirectoryAccess(prompter: Prompter): Promise<DirectoryAccess | Back> {

@@ -8,6 +8,7 @@ export const cerebras = defineProvider({
   keyVariables: ["CEREBRAS_API_KEY"],
   defaultBaseUrl: "https://api.cerebras.ai/v1",
   sdk: "cerebras",
+  hosts: ["cerebras.ai"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "cerebras" },
   tracing: { providerName: "cerebras" },

@@ -11,6 +11,16 @@ export const claude = defineProvider({
   defaultModel: "claude-haiku-4-5",
   modelNames: /^claude/,
   generationParameters: ["temperature", "top_p", "top_k", "max_tokens", "stop", "extra_body"],
+  setup: {
+    order: 2,
+    fastModels: ["claude-haiku-4-5", "claude-sonnet-4-5"],
+    strongModels: ["claude-sonnet-4-5", "claude-opus-4-5"],
+    keyCheck: {
+      path: "/models",
+      header: "x-api-key",
+      headers: { "anthropic-version": "2023-06-01" },
+    },
+  },
   capabilities: { ...NO_CAPABILITIES, reasoning: true, webSearch: true, codeExecution: true },
   price: { kind: "list", provider: "anthropic" },
   tracing: { providerName: "anthropic" },

@@ -5,7 +5,7 @@
  * lives"); the registry adds the factory (`src/backends/providers/index.ts`).
  */
 
-import type { GenerationParameter } from "../generation-schema.js";
+import type { GenerationParameter } from "../generation-parameters.js";
 
 /**
  * Which backend module runs a type: the registry maps each to one factory of one signature
@@ -36,6 +36,60 @@ export type PriceSource =
   | { kind: "by_base_url" }
   /** 0 USD by definition; `why` is shown as the price's source. */
   | { kind: "free"; why: string };
+
+/**
+ * A host (or parent domain) whose `base_url` means this provider to the `chatcompletion` type: an
+ * agent pointed at it is named {@link provider} in messages and reads {@link keyVariable}. The
+ * descriptors' hosts together are `PROVIDER_HOSTS` (`./index.ts`), read by
+ * `src/backends/chat-completions.ts`, `coord --validate --offline` and the wizard's key detection.
+ */
+export interface ProviderHost {
+  /** `openrouter.ai`: the host itself and every subdomain (`api.openrouter.ai`) match. */
+  domain: string;
+  /** Name in messages; default the descriptor's type (`xai` for `grok`'s host). */
+  provider?: string;
+  /** The API key variable; default the descriptor's first key variable. */
+  keyVariable?: string;
+}
+
+/** How the setup wizard sends a key on its check call. */
+export type KeyHeader = "bearer" | "x-api-key" | "x-goog-api-key" | "api-key";
+
+/**
+ * What the setup wizard offers for a type (`PROVIDERS` in `src/config/providers.ts`, read by
+ * `src/setup/`): its models, how it checks a key, and where it is listed. A type without one is
+ * not offered by the wizard (its agents can still be written by hand).
+ */
+export interface SetupOffer {
+  /** Place in the wizard's provider list, lower first (the descriptors' order is the schema's). */
+  order: number;
+  /**
+   * Models for a quick, cheap team, best first; the first is the type's `defaultModel` when it
+   * has one (Azure: deployment names to edit).
+   */
+  fastModels: readonly string[];
+  /** Models for harder work (code, planning), best first. */
+  strongModels: readonly string[];
+  /**
+   * The backend type the wizard writes its agents with, when not this one: OpenRouter's agents
+   * are `chatcompletion` at OpenRouter's default base URL. A backend type's name.
+   */
+  agentType?: string;
+  /** A further variable the wizard asks for besides the key (Azure's endpoint), with a placeholder. */
+  endpointVariable?: { name: string; placeholder: string };
+  /**
+   * The key check: `GET {base}{path}` with the key in `header`, costing no tokens. The base is
+   * the type's {@link ProviderDescriptor.baseUrlVariable} else its default base URL, or, with
+   * `basePath`, that path below {@link endpointVariable}'s value (Azure: `/openai/v1`).
+   */
+  keyCheck: {
+    path: string;
+    header: KeyHeader;
+    /** Extra headers (Anthropic's API version). */
+    headers?: Readonly<Record<string, string>>;
+    basePath?: string;
+  };
+}
 
 /** What a backend type can do, as the config's key checks read it. */
 export interface ProviderCapabilities {
@@ -71,6 +125,14 @@ export interface ProviderDescriptor<Type extends string = string> {
   alsoReads?: readonly string[];
   /** `chatcompletion`: the key variable is chosen by the `base_url` host (`PROVIDER_HOSTS`). */
   keyByHost?: boolean;
+  /**
+   * Hosts whose `base_url` names this provider when an agent of type `chatcompletion` points at
+   * them (a string: the domain, with the type's name and first key variable). `chatcompletion`'s
+   * own lists the hosted providers that have no type (DeepSeek, Mistral).
+   */
+  hosts?: readonly (string | ProviderHost)[];
+  /** What the setup wizard offers for this type; absent: the wizard does not list it. */
+  setup?: SetupOffer;
   /** Variable that overrides the default base URL (`OPENAI_BASE_URL`), when the backend has one. */
   baseUrlVariable?: string;
   /** Base URL when neither `base_url:` nor {@link baseUrlVariable} is set. */
@@ -104,9 +166,21 @@ export const NO_CAPABILITIES: ProviderCapabilities = {
   chatTemplateKwargs: false,
 };
 
-/** Identity, keeping the literal `type` (so the index can derive the `BackendType` union). */
-export function defineProvider<const Type extends string>(
-  descriptor: ProviderDescriptor<Type>,
-): ProviderDescriptor<Type> {
-  return descriptor;
+/** A descriptor the wizard offers: its {@link SetupOffer} is present. */
+export type OfferedDescriptor<Type extends string = string> = ProviderDescriptor<Type> & {
+  setup: SetupOffer;
+};
+
+/**
+ * Identity, keeping the literal `type` (so the index can derive the `BackendType` union) and
+ * whether `setup` is present (so it can derive the wizard's `ProviderId` union).
+ */
+export function defineProvider<
+  const Type extends string,
+  const Setup extends SetupOffer | undefined = undefined,
+>(
+  descriptor: ProviderDescriptor<Type> & { setup?: Setup },
+): ProviderDescriptor<Type> & ([Setup] extends [SetupOffer] ? { setup: Setup } : unknown) {
+  return descriptor as ProviderDescriptor<Type> &
+    ([Setup] extends [SetupOffer] ? { setup: Setup } : unknown);
 }

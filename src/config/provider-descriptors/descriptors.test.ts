@@ -1,14 +1,11 @@
 /**
  * Adding a provider is one descriptor: this walks every descriptor and checks that each place a
  * provider's facts are read knows it — the schema's enum, the config reference, the key checks,
- * the registry's factories, pricing and tracing — and that no other source file lists backend
- * types by hand (a list beside the descriptors is how facts drift apart).
+ * the setup wizard, the host table, the registry's factories, pricing and tracing.
+ * (`./descriptors-scan.test.ts` checks that no other source file writes those facts by hand.)
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createRequire } from "node:module";
 import type * as GenaiPrices from "@pydantic/genai-prices";
-import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
 import { BACKEND_FACTORIES } from "../../backends/providers/index.js";
 import { priceFor } from "../../backends/pricing.js";
@@ -19,10 +16,13 @@ import { BackendConfig } from "../backend-schema.js";
 import { BACKEND_TYPES } from "../backend-types.js";
 import { CHAT_PROVIDERS } from "../chat-providers.js";
 import { configJsonSchema, renderConfigReference } from "../docs.js";
-import { packageRoot } from "../examples.js";
 import { defaultModelOf, inferBackendType } from "../quick-setup.js";
-import { PROVIDERS } from "../providers.js";
-import { PROVIDER_DESCRIPTORS } from "./index.js";
+import { PROVIDER_IDS, PROVIDERS } from "../providers.js";
+import { offlineEnv, OFFLINE_KEY_PLACEHOLDER } from "../../commands/validate-offline.js";
+import { webSearchWarning } from "../../setup/template-step.js";
+import { generationKeys } from "../generation-schema.js";
+import { providerOptionKeys } from "../provider-options-schema.js";
+import { KEY_VARIABLES, PROVIDER_DESCRIPTORS, PROVIDER_HOSTS, type ProviderHost } from "./index.js";
 
 const prices = createRequire(import.meta.url)(PRICE_PACKAGE) as typeof GenaiPrices;
 
@@ -94,13 +94,75 @@ describe("every provider descriptor is known everywhere", () => {
     if (d.modelNames !== undefined && d.defaultModel !== undefined) {
       expect(inferBackendType(d.defaultModel)).toBe(type);
     }
-    const offered = PROVIDERS.find(
-      (provider) => provider.backend === type && provider.baseUrl === undefined,
-    );
-    if (offered !== undefined) expect(offered.keyVariables).toEqual(d.keyVariables);
-    if (offered !== undefined && d.defaultModel !== undefined) {
-      expect(offered.fastModels[0]).toBe(d.defaultModel);
+    if (d.setup !== undefined && d.defaultModel !== undefined) {
+      expect(d.setup.fastModels[0]).toBe(d.defaultModel);
     }
+  });
+
+  it.each(TYPES)("%s: the wizard offers it exactly when it has a setup offer", (type, d) => {
+    const offered = PROVIDERS.find((provider) => provider.id === type);
+    expect(PROVIDER_IDS.includes(type as never)).toBe(d.setup !== undefined);
+    if (d.setup === undefined || offered === undefined) return expect(offered).toBeUndefined();
+    expect(offered).toMatchObject({
+      label: d.label,
+      keyVariables: d.keyVariables,
+      fastModels: d.setup.fastModels,
+      strongModels: d.setup.strongModels,
+      keyCheck: { path: d.setup.keyCheck.path, header: d.setup.keyCheck.header },
+    });
+    // Its agents' type is a backend type, and web search is that type's capability.
+    expect(BACKEND_TYPES).toContain(offered.backend);
+    const agents = PROVIDER_DESCRIPTORS.find((descriptor) => descriptor.type === offered.backend)!;
+    expect(offered.webSearch).toBe(agents.capabilities.webSearch);
+    if (offered.webSearch) expect(webSearchWarning()).toContain(d.label);
+    else expect(webSearchWarning()).not.toContain(d.label);
+    if (d.setup.endpointVariable !== undefined) {
+      expect(d.alsoReads).toContain(d.setup.endpointVariable.name);
+    }
+  });
+
+  it("the wizard's order is each offer's own, and no two share a place", () => {
+    const orders = PROVIDERS.map((provider) => descriptorOrder(provider.id));
+    expect(new Set(orders).size).toBe(orders.length);
+    expect([...orders].sort((a, b) => a - b)).toEqual(orders);
+  });
+
+  it.each(TYPES)("%s: its hosts are in the host table, with its name and key", (type, d) => {
+    for (const host of d.hosts ?? []) {
+      const domain = typeof host === "string" ? host : host.domain;
+      const rows = PROVIDER_HOSTS.filter((row) => row.domain === domain);
+      expect(rows, `${domain} is listed once`).toHaveLength(1);
+      const own: ProviderHost = typeof host === "string" ? { domain } : host;
+      expect(rows[0]).toEqual({
+        domain,
+        provider: own.provider ?? type,
+        keyVariable: own.keyVariable ?? d.keyVariables[0],
+      });
+    }
+  });
+
+  it.each(TYPES)("%s: validate --offline fills its key variables", async (_type, d) => {
+    const filled = await offlineEnv({}, undefined);
+    for (const variable of [...d.keyVariables, ...(d.hosts ?? []).flatMap(hostKey)]) {
+      expect(KEY_VARIABLES).toContain(variable);
+      expect(filled[variable]).toBe(OFFLINE_KEY_PLACEHOLDER);
+    }
+    if (d.setup?.endpointVariable !== undefined) {
+      expect(filled[d.setup.endpointVariable.name]).toMatch(/^https:\/\//);
+    }
+  });
+
+  it.each(TYPES)("%s: the schema's hosted tool descriptions name it by capability", (type, d) => {
+    const described = (schema: { description?: string | undefined }) => schema.description ?? "";
+    expect(described(providerOptionKeys.enable_web_search)).toContain(
+      d.capabilities.webSearch ? `\`${type}\`` : "",
+    );
+    const webSearchTypes = described(providerOptionKeys.enable_web_search).split(":")[0]!;
+    const codeTypes = described(providerOptionKeys.enable_code_execution).split(":")[0]!;
+    const templateTypes = described(generationKeys.chat_template_kwargs).split(" (")[0]!;
+    expect(webSearchTypes.includes(`\`${type}\``)).toBe(d.capabilities.webSearch);
+    expect(codeTypes.includes(`\`${type}\``)).toBe(d.capabilities.codeExecution);
+    expect(templateTypes.includes(`\`${type}\``)).toBe(d.capabilities.chatTemplateKwargs);
   });
 
   it.each(TYPES)("%s: the registry has its implementation's factory", (_type, d) => {
@@ -141,61 +203,12 @@ describe("every provider descriptor is known everywhere", () => {
   });
 });
 
-/**
- * Source files that still name several backend types together, and why. Each entry is a place
- * where provider facts are not (yet) read from the descriptors; the list only shrinks.
- */
-const KNOWN_LISTS: Readonly<Record<string, string>> = {
-  "src/backends/providers/index.ts": "keyed by implementation, whose names some types share",
-  "src/backends/hosted-chat.ts": "a switch over ai SDK package names (groq, fireworks, cerebras)",
-  "src/config/providers.ts":
-    "the wizard's PROVIDER_IDS and PROVIDER_HOSTS (chatcompletion's key by host; hosts of providers without a type)",
-};
-
-/** Files under src/ (tests and the descriptors aside) that list ≥ 3 backend types by hand. */
-function filesListingTypes(): Map<string, string[]> {
-  const types = new Set<string>(BACKEND_TYPES);
-  const root = packageRoot();
-  const files = globSync(["src/**/*.{ts,tsx}"], {
-    cwd: root,
-    ignore: ["**/*.test.ts", "**/*.test.tsx", "src/config/provider-descriptors/**"],
-  });
-  const found = new Map<string, string[]>();
-  for (const file of files) {
-    const text = readFileSync(join(root, file), "utf8");
-    const groups = [
-      // Array literals: ["openai", "claude", "gemini"].
-      ...[...text.matchAll(/\[[^[\]]*\]/g)].map((match) => match[0]),
-      // Switch cases and object keys across the file: case "openai": / openai: "…".
-      [...text.matchAll(/case "([a-z_]+)":/g)].map((match) => `"${match[1]}"`).join(" "),
-      [...text.matchAll(/^\s+"?([a-z_]+)"?: /gm)].map((match) => `"${match[1]}"`).join(" "),
-    ];
-    for (const group of groups) {
-      const named = new Set(
-        [...group.matchAll(/"([a-z_]+)"/g)]
-          .map((match) => match[1]!)
-          .filter((name) => types.has(name)),
-      );
-      if (named.size >= 3) found.set(file, [...named]);
-    }
-  }
-  return found;
+/** A host's key variable (a host given as a string uses its descriptor's first). */
+function hostKey(host: string | { keyVariable?: string }): string[] {
+  return typeof host === "string" || host.keyVariable === undefined ? [] : [host.keyVariable];
 }
 
-describe("no hand-written lists of backend types outside the descriptors", () => {
-  it("finds such lists only in the known files", () => {
-    const found = filesListingTypes();
-    const unexpected = [...found.keys()].filter((file) => !Object.hasOwn(KNOWN_LISTS, file));
-    expect(unexpected, "read the types from PROVIDER_DESCRIPTORS instead").toEqual([]);
-  });
-
-  it("the scan sees a hand-written list (it would catch a new one)", () => {
-    const text = 'const TYPES = ["openai", "claude", "gemini"];';
-    const named = [...text.matchAll(/"([a-z_]+)"/g)].filter((match) =>
-      (BACKEND_TYPES as readonly string[]).includes(match[1]!),
-    );
-    expect(named).toHaveLength(3);
-    // And the known files still hold one each (an entry whose list is gone must be removed).
-    expect(Object.keys(KNOWN_LISTS).filter((file) => !filesListingTypes().has(file))).toEqual([]);
-  });
-});
+/** The wizard's place of the offered type `id`. */
+function descriptorOrder(id: string): number {
+  return PROVIDER_DESCRIPTORS.find((descriptor) => descriptor.type === id)!.setup!.order;
+}

@@ -8,6 +8,7 @@ export const fireworks = defineProvider({
   keyVariables: ["FIREWORKS_API_KEY"],
   defaultBaseUrl: "https://api.fireworks.ai/inference/v1",
   sdk: "fireworks",
+  hosts: ["fireworks.ai"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true, topK: true },
   price: { kind: "list", provider: "fireworks" },
   tracing: { providerName: "fireworks" },

@@ -21,6 +21,13 @@ export const gemini = defineProvider({
     "stop",
     "extra_body",
   ],
+  hosts: ["generativelanguage.googleapis.com"],
+  setup: {
+    order: 3,
+    fastModels: ["gemini-2.5-flash", "gemini-2.5-flash-lite"],
+    strongModels: ["gemini-2.5-pro", "gemini-2.5-flash"],
+    keyCheck: { path: "/models", header: "x-goog-api-key" },
+  },
   capabilities: { ...NO_CAPABILITIES, webSearch: true, codeExecution: true },
   price: { kind: "list", provider: "google" },
   tracing: { providerName: "gcp.gemini" },

@@ -18,6 +18,14 @@ export const grok = defineProvider({
     "reasoning_effort",
     "extra_body",
   ],
+  // Named `xai` when a `chatcompletion` agent points at its API.
+  hosts: [{ domain: "api.x.ai", provider: "xai" }],
+  setup: {
+    order: 4,
+    fastModels: ["grok-4-1-fast-non-reasoning", "grok-3-mini"],
+    strongModels: ["grok-4", "grok-4-1-fast-reasoning"],
+    keyCheck: { path: "/models", header: "bearer" },
+  },
   capabilities: { ...NO_CAPABILITIES, reasoning: true, webSearch: true, codeExecution: true },
   price: { kind: "list", provider: "x-ai" },
   tracing: { providerName: "x_ai" },

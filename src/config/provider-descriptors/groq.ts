@@ -8,6 +8,7 @@ export const groq = defineProvider({
   keyVariables: ["GROQ_API_KEY"],
   defaultBaseUrl: "https://api.groq.com/openai/v1",
   sdk: "groq",
+  hosts: ["groq.com"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "groq" },
   tracing: { providerName: "groq" },

@@ -5,7 +5,7 @@
  * implementation's factory in `src/backends/providers/index.ts`. `./descriptors.test.ts`
  * checks that the schema, docs, key checks, registry and pricing all know every descriptor.
  */
-import type { ProviderDescriptor } from "./descriptor.js";
+import type { OfferedDescriptor, ProviderCapabilities, ProviderDescriptor } from "./descriptor.js";
 import { openai } from "./openai.js";
 import { claude } from "./claude.js";
 import { gemini } from "./gemini.js";
@@ -34,9 +34,13 @@ export {
   NO_CAPABILITIES,
   type BackendImplementation,
   type ChatProviderSdk,
+  type KeyHeader,
+  type OfferedDescriptor,
   type PriceSource,
   type ProviderCapabilities,
   type ProviderDescriptor,
+  type ProviderHost,
+  type SetupOffer,
 } from "./descriptor.js";
 
 /** The descriptors, in the order types are listed. */
@@ -78,3 +82,58 @@ export const BACKEND_TYPES = PROVIDER_DESCRIPTORS.map(
 export function descriptorOf(type: string): ProviderDescriptor<BackendType> | undefined {
   return PROVIDER_DESCRIPTORS.find((descriptor) => descriptor.type === type);
 }
+
+/** The types whose descriptor says `capability`, in descriptor order. */
+export function typesWith(capability: keyof ProviderCapabilities): BackendType[] {
+  return PROVIDER_DESCRIPTORS.filter((descriptor) => descriptor.capabilities[capability]).map(
+    (descriptor) => descriptor.type,
+  );
+}
+
+/** Types as the config reference names them: `` `claude`, `gemini`, `grok` ``. */
+export function typeList(types: readonly string[]): string {
+  return types.map((type) => `\`${type}\``).join(", ");
+}
+
+/** A type the setup wizard offers: the descriptors with a `setup` (`./descriptor.ts` `SetupOffer`). */
+export type ProviderId = Extract<(typeof PROVIDER_DESCRIPTORS)[number], { setup: object }>["type"];
+
+/** The descriptors the setup wizard offers, in its order (`setup.order`). */
+export const OFFERED_DESCRIPTORS: readonly OfferedDescriptor<ProviderId>[] =
+  PROVIDER_DESCRIPTORS.filter(
+    (descriptor): descriptor is Extract<(typeof PROVIDER_DESCRIPTORS)[number], { setup: object }> =>
+      descriptor.setup !== undefined,
+  ).sort((a, b) => a.setup.order - b.setup.order);
+
+/** One row of the host table: a domain, the provider it names and that provider's key variable. */
+export interface HostEntry {
+  domain: string;
+  provider: string;
+  keyVariable: string;
+}
+
+/**
+ * Hosted OpenAI-compatible providers known by host (or parent domain): the descriptors' `hosts`,
+ * each with its name and API key variable. The `chatcompletion` backend picks the key by
+ * `base_url` host from this table (`src/backends/chat-completions.ts`).
+ * @throws Error at load when a host has no key variable (a descriptor without keys must name one).
+ */
+export const PROVIDER_HOSTS: readonly HostEntry[] = PROVIDER_DESCRIPTORS.flatMap((descriptor) =>
+  (descriptor.hosts ?? []).map((host): HostEntry => {
+    const entry = typeof host === "string" ? { domain: host } : host;
+    const keyVariable = entry.keyVariable ?? descriptor.keyVariables[0];
+    if (keyVariable === undefined) throw new Error(`host ${entry.domain} has no key variable`);
+    return { domain: entry.domain, provider: entry.provider ?? descriptor.type, keyVariable };
+  }),
+);
+
+/**
+ * Every API key variable coord reads, once each, in descriptor order: the descriptors' key
+ * variables and their hosts'. (`coord --validate --offline` fills the unset ones.)
+ */
+export const KEY_VARIABLES: readonly string[] = [
+  ...new Set([
+    ...PROVIDER_DESCRIPTORS.flatMap((descriptor) => descriptor.keyVariables),
+    ...PROVIDER_HOSTS.map((host) => host.keyVariable),
+  ]),
+];

@@ -8,6 +8,7 @@ export const moonshot = defineProvider({
   keyVariables: ["MOONSHOT_API_KEY", "KIMI_API_KEY"],
   defaultBaseUrl: "https://api.moonshot.cn/v1",
   sdk: "openai-compatible",
+  hosts: ["moonshot.ai", "moonshot.cn"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "moonshotai" },
   tracing: { providerName: "moonshot" },

@@ -8,6 +8,7 @@ export const nebius = defineProvider({
   keyVariables: ["NEBIUS_API_KEY"],
   defaultBaseUrl: "https://api.studio.nebius.ai/v1",
   sdk: "openai-compatible",
+  hosts: ["nebius.ai", "nebius.com"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "by_base_url" },
   tracing: { providerName: "nebius" },

@@ -8,6 +8,7 @@ export const poe = defineProvider({
   keyVariables: ["POE_API_KEY"],
   defaultBaseUrl: "https://api.poe.com/v1",
   sdk: "openai-compatible",
+  hosts: ["api.poe.com"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "by_base_url" },
   tracing: { providerName: "poe" },

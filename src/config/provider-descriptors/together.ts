@@ -8,6 +8,7 @@ export const together = defineProvider({
   keyVariables: ["TOGETHER_API_KEY"],
   defaultBaseUrl: "https://api.together.xyz/v1",
   sdk: "togetherai",
+  hosts: ["together.xyz", "together.ai"],
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true, topK: true },
   price: { kind: "list", provider: "together" },
   tracing: { providerName: "together" },

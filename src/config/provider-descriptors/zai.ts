@@ -18,6 +18,13 @@ export const zai = defineProvider({
     "reasoning_effort",
     "extra_body",
   ],
+  hosts: ["z.ai", "bigmodel.cn"],
+  setup: {
+    order: 5,
+    fastModels: ["glm-4.5-air", "glm-4.5-flash"],
+    strongModels: ["glm-4.6", "glm-4.5"],
+    keyCheck: { path: "/models", header: "bearer" },
+  },
   capabilities: { ...NO_CAPABILITIES, reasoning: true, chatCompletions: true },
   price: { kind: "list", provider: "zai" },
   tracing: { providerName: "zai" },
