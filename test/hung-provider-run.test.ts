@@ -4,13 +4,13 @@
  * server got no liveness limit at all). Now the stream-idle timeout ends each attempt and the
  * retry wrapper gives up after its retries. In process, through the runner, over a real socket:
  * a fake OpenAI server on 127.0.0.1 that sends its headers and then nothing, with
- * `timeout_settings` from the config (short, on the real clock: a virtual clock would jump to the
- * orchestrator timeout while the request is still on the wire; `src/backends/retry-liveness.
- * test.ts` proves the defaults on a virtual clock).
+ * `timeout_settings` from the config. The run takes its time from a virtual clock and sends
+ * through the gate's fetch (test/support/io-gate.ts): time moves only while no request is on its
+ * way, and a stalled reply is held by the server, so the idle limits and the retries' backoff
+ * (1, 2, 4 s) fire at once in virtual time, never before a reply that is about to arrive.
  */
 import { tmpdir } from "node:os";
 import { afterEach, describe, expect, test } from "vitest";
-import { systemClock } from "../src/clock.js";
 import { parseConfigText } from "../src/config/index.js";
 import type { CoordEvent } from "../src/events/index.js";
 import { startRun } from "../src/runner/run-team.js";
@@ -20,7 +20,9 @@ import {
   type FakeHandler,
   type FakeOpenAIServer,
   type FakeReply,
+  type FakeRequest,
 } from "./support/fake-openai-server.js";
+import { createIoGate, type IoGate } from "./support/io-gate.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -41,18 +43,18 @@ function teamConfig(url: string) {
   ).config;
 }
 
-// Real time, seconds of it: the idle limits and the retry wrapper's backoff (1, 2, 4 s with
-// jitter) run on the system clock, as startRun builds its backends with the real fetch (a virtual
-// clock needs the requests gated: test/support/io-gate.ts). Hence its own timeout.
-describe("a single agent on a provider that hangs", { timeout: 60_000 }, () => {
+/** The reply's head and first event, then nothing (for 60 s): the server holds the rest. */
+function stall(gate: IoGate, request: FakeRequest): FakeReply {
+  gate.hold(request, { afterFirstBytes: true });
+  return { text: "The answer is", chunkDelayMs: 60_000 };
+}
+
+describe("a single agent on a provider that hangs", () => {
   test("headers, then nothing: each attempt ends after the idle limit, the run ends long before the orchestrator timeout", async () => {
-    const stalls: FakeReply[] = Array.from({ length: 8 }, () => ({
-      text: "The answer is",
-      chunkDelayMs: 60_000,
-    }));
-    server = await startFakeOpenAIServer(stalls);
+    const gate = createIoGate();
+    server = await startFakeOpenAIServer((request) => stall(gate, request));
     const config = teamConfig(server.url);
-    const clock = systemClock;
+    const clock = gate.clock;
     const started = clock.now();
     const handle = await startRun({
       config,
@@ -62,6 +64,7 @@ describe("a single agent on a provider that hangs", { timeout: 60_000 }, () => {
       env: {},
       cwd: tmpdir(),
       clock,
+      fetch: gate.fetch,
     });
     await handle.done;
     const events: readonly CoordEvent[] = handle.live.events;
@@ -79,19 +82,21 @@ describe("a single agent on a provider that hangs", { timeout: 60_000 }, () => {
     for (const failure of failures) expect(failure).toMatchObject({ agentId: "a", message: idle });
     const posts = server.requests.filter((request) => request.method === "POST");
     expect(posts).toHaveLength(retries.length + failures.length);
-    // Each attempt waited out the idle limit; the run ended because the retries gave up
-    // (`failed`), not at the orchestrator timeout that once ended such a run (`timeout`).
+    // Each attempt waited out the idle limit (virtual time); the run ended because the retries
+    // gave up (`failed`), not at the orchestrator timeout that once ended such a run (`timeout`).
     expect(elapsedMs).toBeGreaterThanOrEqual(200 * posts.length);
+    expect(elapsedMs).toBeLessThan(60_000);
     expect(events.at(-1)).toMatchObject({ type: "run-end", reason: "failed" });
   });
 
   test("the presenter's provider hangs: its attempts end on the idle limit and the winning answer is presented", async () => {
+    const gate = createIoGate();
     const agent = coordinationHandler({ answer: "The answer is 18." });
     // Workflow rounds are answered; the final presentation (no tools) sends headers, then nothing.
     const handler: FakeHandler = (request) =>
       Array.isArray(request.body.tools) && request.body.tools.length > 0
         ? agent(request)
-        : { text: "Final", chunkDelayMs: 60_000 };
+        : stall(gate, request);
     server = await startFakeOpenAIServer(handler);
     const handle = await startRun({
       config: teamConfig(server.url),
@@ -100,7 +105,8 @@ describe("a single agent on a provider that hangs", { timeout: 60_000 }, () => {
       question: "What is 3 x 6?",
       env: {},
       cwd: tmpdir(),
-      clock: systemClock,
+      clock: gate.clock,
+      fetch: gate.fetch,
     });
     const { state } = await handle.done;
     const events: readonly CoordEvent[] = handle.live.events;

@@ -15,6 +15,7 @@ import { loadServedTeam } from "../src/server/served-team.js";
 import { startServer, type RunningServer } from "../src/server/start-server.js";
 import { echoTeamConfig } from "./support/echo-team.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "./support/fake-openai-server.js";
+import { createIoGate, type IoGate } from "./support/io-gate.js";
 
 let server: RunningServer | undefined;
 let provider: FakeOpenAIServer | undefined;
@@ -24,8 +25,15 @@ afterEach(async () => {
   server = provider = undefined;
 });
 
-/** Serves the echo team on `providerUrl`; returns the client and the server's log lines. */
-async function serveTeam(providerUrl: string, options: { maxInFlight?: number } = {}) {
+/**
+ * Serves the echo team on `providerUrl`; returns the client and the server's log lines. With a
+ * `gate`, the server's runs take their time from its virtual clock and send through its fetch.
+ */
+async function serveTeam(
+  providerUrl: string,
+  options: { maxInFlight?: number; gate?: IoGate } = {},
+) {
+  const { gate, ...appOptions } = options;
   const cwd = await mkdtemp(join(tmpdir(), "coord-serve-retries-"));
   await writeFile(join(cwd, "team.yaml"), echoTeamConfig(providerUrl, 2));
   const team = await loadServedTeam("team.yaml", { cwd, env: {} });
@@ -37,7 +45,8 @@ async function serveTeam(providerUrl: string, options: { maxInFlight?: number } 
       env: {},
       version: "0.0.0-test",
       onLog: (line) => log.push(line),
-      ...options,
+      ...(gate ? { clock: gate.clock, fetch: gate.fetch } : {}),
+      ...appOptions,
     }),
     { host: "127.0.0.1", port: 0 },
   );
@@ -80,33 +89,32 @@ describe("coord serve and client retries", () => {
   });
 
   // The team's own retries of the refused connection wait their backoff (1, 2, 4 s with jitter)
-  // in real time: the server runs its teams on the system clock. Hence its own timeout.
-  test(
-    "a provider that cannot be reached: one request, the address stripped from the message",
-    {
-      timeout: 60_000,
-    },
-    async () => {
-      // A port nothing listens on: the fake server, closed.
-      const closed = await startFakeOpenAIServer(() => ({ text: "unused" }));
-      const url = closed.url;
-      await closed.close();
-      const { client, log } = await serveTeam(url);
-      const error = await client.chat.completions
-        .create({ model: "coord", messages: [{ role: "user", content: "What is 2 + 2?" }] })
-        .then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
-      const apiError = error as InstanceType<typeof OpenAI.APIError>;
-      expect(apiError.status).toBeGreaterThanOrEqual(500);
-      expect(apiError.headers?.get("x-should-retry")).toBe("false");
-      expect(log.filter((line) => line.includes("POST /v1/chat/completions"))).toHaveLength(1);
-      expect(apiError.message).not.toContain("127.0.0.1");
-      expect(apiError.message).not.toContain(url);
-      expect(log.some((line) => line.includes("127.0.0.1"))).toBe(true);
-    },
-  );
+  // on the server's clock: a virtual one, moved on while no request is on its way.
+  test("a provider that cannot be reached: one request, the address stripped from the message", async () => {
+    // A port nothing listens on: the fake server, closed.
+    const closed = await startFakeOpenAIServer(() => ({ text: "unused" }));
+    const url = closed.url;
+    await closed.close();
+    const gate = createIoGate();
+    const started = gate.clock.now();
+    const { client, log } = await serveTeam(url, { gate });
+    const error = await client.chat.completions
+      .create({ model: "coord", messages: [{ role: "user", content: "What is 2 + 2?" }] })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    const apiError = error as InstanceType<typeof OpenAI.APIError>;
+    expect(apiError.status).toBeGreaterThanOrEqual(500);
+    expect(apiError.headers?.get("x-should-retry")).toBe("false");
+    expect(log.filter((line) => line.includes("POST /v1/chat/completions"))).toHaveLength(1);
+    expect(apiError.message).not.toContain("127.0.0.1");
+    expect(apiError.message).not.toContain(url);
+    expect(log.some((line) => line.includes("127.0.0.1"))).toBe(true);
+    // The retries' backoff went by on the server's clock, virtual: at least the first two
+    // waits (1 and 2 s, at least half of each with the jitter), and no real seconds.
+    expect(gate.clock.now() - started).toBeGreaterThanOrEqual(1_500);
+  });
 
   test("the in-flight cap's 503 says retrying helps: x-should-retry true and Retry-After", async () => {
     let arrived: () => void = () => undefined;

@@ -56,8 +56,16 @@ export interface AppOptions {
    * `FAILURE_MEMORY_MS` (`./failure-memory.ts`: 180 s).
    */
   failureMemoryMs?: number | undefined;
-  /** Time for the keep-alive sleeps; default the system clock. */
+  /**
+   * Time of the runs (their timeouts, the retries' backoff, the logs) and of the keep-alive
+   * sleeps; default the system clock. Tests pass a virtual one (with {@link fetch}).
+   */
   clock?: Clock | undefined;
+  /**
+   * `fetch` for the teams' hosted providers; default the global `fetch`. Tests pass one that
+   * gates a virtual clock (test/support/io-gate.ts), so retries and timeouts take no real time.
+   */
+  fetch?: typeof fetch | undefined;
   /** Aborting it stops every run in flight (they answer 503): shutdown past its grace period. */
   signal?: AbortSignal;
   /** Epoch ms; default `Date.now`. */

@@ -1,5 +1,7 @@
 /**
- * One chat completion: runs the team on the request (src/runner/start-run.ts) and renders the
+ * One chat completion: runs the team on the request as one turn (`runTurn`, src/runner/turn.ts:
+ * the same trace, run log, debug log and lifecycle as the one-shot run, the chat and `--web`;
+ * a request is no memory session, its conversation comes in its `messages`) and renders the
  * finished run as an OpenAI `chat.completion` object (spec section 4.3): `content` is the final
  * answer, `reasoning_content` the run's trace lines (docs/coordination.md "Events"), `usage` the
  * run's token totals (the same figures as the run's metrics.json `totals.tokens`). A degraded run
@@ -7,11 +9,12 @@
  * why in `coord.degraded` and in the trace's `[system] Degraded: …` lines.
  */
 import { randomBytes } from "node:crypto";
+import { homedir } from "node:os";
 import { relative } from "node:path";
+import type { Clock } from "../clock.js";
 import { stopReasonOf } from "../engine/index.js";
-import { type RunHandle, runLogOptions, startRun } from "../runner/index.js";
+import { type RunningTurn, runTurn, type TurnTracing } from "../runner/index.js";
 import { limitsReachedJson, type LimitReachedJson, type RunState } from "../session/index.js";
-import type { RunTrace } from "../tracing/index.js";
 import { failureLine, traceSubscriber } from "../ui/plain/index.js";
 import { ApiError } from "./api-error.js";
 import type { ChatRequest } from "./chat-request.js";
@@ -68,10 +71,19 @@ export interface CompletionContext {
   onLine?: ((line: string) => void) | undefined;
   /** Called with each trace line when `debug` is on. */
   onTrace?: ((line: string) => void) | undefined;
+  /**
+   * Told of problems that do not stop the run (the run log cannot be written, a subscriber
+   * threw), one line each, as every door's turn tells them.
+   */
+  onWarning?: ((line: string) => void) | undefined;
   /** Called once the run ended, with its final state (observability, tests). */
   onRunEnd?: ((state: RunState, logDir: string | undefined) => void) | undefined;
-  /** The run's trace, when the server traces (its id goes in the run log). */
-  runTrace?: RunTrace | undefined;
+  /** The request's trace, when the server traces: the run's trace is its child (its id goes in the run log). */
+  tracing?: TurnTracing | undefined;
+  /** Time of the run (its timeouts, the retries' backoff, the log); default the system clock. */
+  clock?: Clock | undefined;
+  /** `fetch` for the team's hosted providers; default the global `fetch`. */
+  fetch?: typeof fetch | undefined;
 }
 
 /** A finished completion and where its run log is. */
@@ -101,40 +113,46 @@ export async function runChatCompletion(
   const system = [request.systemMessage, responseFormat && formatInstruction(responseFormat)]
     .filter((part) => part !== undefined)
     .join("\n\n");
-  let handle: RunHandle;
+  let writer: { debug(message: string): void } | undefined;
+  let turn: RunningTurn;
   try {
-    handle = await startRun({
-      config: team.config,
-      mode: team.mode,
-      agentIndexes: team.agentIndexes,
+    turn = await runTurn({
+      prepared: { ...team, configPath: team.path, env: context.env },
       question: request.question,
       history: request.history,
-      ...(system !== "" ? { extraSystemMessage: system } : {}),
-      env: context.env,
-      cwd: context.cwd,
-      log:
-        context.logRoot === undefined
-          ? undefined
-          : runLogOptions(
-              { env: context.env, config: team.config },
-              {
-                enabled: true,
-                root: context.logRoot,
-                cwd: context.cwd,
-                version: context.version,
-                argv: context.cliArgs,
-                debug: context.debug,
-                traceId: context.runTrace?.traceId,
-              },
-            ),
+      io: {
+        cwd: context.cwd,
+        home: context.env.HOME ?? homedir(),
+        version: context.version,
+        argv: context.cliArgs,
+      },
+      logs: context.logRoot !== undefined,
+      logRoot: context.logRoot,
+      debug: context.debug,
+      tracing: context.tracing,
       signal: context.signal,
+      start: {
+        ...(system !== "" ? { extraSystemMessage: system } : {}),
+        ...(context.clock ? { clock: context.clock } : {}),
+        ...(context.fetch ? { fetch: context.fetch } : {}),
+      },
+      onStarted: ({ handle }) => (writer = handle.writer),
       subscribers: [
         traceSubscriber((line) => {
           lines.push(line);
           context.onLine?.(line);
         }),
-        ...(context.runTrace ? [context.runTrace.subscriber] : []),
+        ...(context.debug
+          ? [
+              traceSubscriber((line) => {
+                writer?.debug(line);
+                context.onTrace?.(line);
+              }),
+            ]
+          : []),
       ],
+      subscriberName: "a subscriber of the run",
+      warn: (line) => context.onWarning?.(line),
     });
   } catch (error) {
     const { ConfigError } = await import("../errors.js");
@@ -145,16 +163,7 @@ export async function runChatCompletion(
     }
     throw error;
   }
-  if (context.debug) {
-    const writer = handle.writer;
-    handle.subscribe(
-      traceSubscriber((line) => {
-        writer?.debug(line);
-        context.onTrace?.(line);
-      }),
-    );
-  }
-  const result = await handle.done;
+  const result = await turn.finished;
   const { state } = result;
   const logDir =
     result.runDir === undefined ? undefined : relative(context.cwd, result.runDir) || result.runDir;

@@ -169,11 +169,7 @@ async function chatCompletion(
   request: ChatRequest,
   team: ServedTeam,
 ): Promise<Response> {
-  const { body, logDir } = await runChatCompletion(
-    team,
-    request,
-    completionContext(route, c, team),
-  );
+  const { body, logDir } = await runChatCompletion(team, request, completionContext(route, c));
   if (logDir !== undefined) c.header("x-coord-log-dir", logDir);
   return c.json(body);
 }
@@ -198,7 +194,7 @@ function chatStream(
       replay
         ? Promise.reject(replay)
         : runChatCompletion(team, request, {
-            ...completionContext(route, c, team, gone),
+            ...completionContext(route, c, gone),
             onLine,
           }).catch(failed),
     {
@@ -220,7 +216,6 @@ function chatStream(
 function completionContext(
   route: RouteContext,
   c: Context<AppEnv>,
-  team: ServedTeam,
   gone?: AbortSignal,
 ): CompletionContext {
   const { options, now, onLog } = route;
@@ -240,10 +235,11 @@ function completionContext(
     signal: AbortSignal.any(signals),
     now,
     onTrace: (line) => onLog?.(`${id} ${line}`),
+    onWarning: (line) => onLog?.(`${id} warning: ${line}`),
     onRunEnd: (state) => options.onRunEnd?.(state, id),
-    runTrace: c
-      .get("requestTrace")
-      ?.startRun({ includeContent: team.config.tracing.include_content }),
+    tracing: c.get("requestTrace"),
+    clock: options.clock,
+    fetch: options.fetch,
   };
 }
 
