@@ -11,6 +11,8 @@
  * model file only a regular file under the working directory (`./confined-file.ts`);
  * `claude_code` only through `--config`; and errors about a named file never echo its contents.
  */
+import { createHash } from "node:crypto";
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, extname, resolve } from "node:path";
 import type { Config } from "../config/index.js";
@@ -19,6 +21,7 @@ import { chooseMode, type ModeChoice, type PrepareFlags, prepareRun } from "../r
 import { ApiError, invalidRequest } from "./api-error.js";
 import { confinedFile } from "./confined-file.js";
 import { actingReasons, insideRunOutput, runOutputRoots } from "./team-policy.js";
+import { cachedTeam, type TeamCache } from "./team-cache.js";
 
 /** A team ready to run: its config, mode and agents, and the model id it is served as. */
 export interface ServedTeam extends ModeChoice {
@@ -43,6 +46,11 @@ export interface TeamContext {
   teamsDir?: string | undefined;
   /** `--allow-acting-teams`: a `path:` team that acts ({@link actingReasons}) may run. */
   allowActing?: boolean | undefined;
+  /**
+   * The server's routed teams already loaded (`./team-cache.ts`), for the same context; undefined:
+   * every request loads its team.
+   */
+  cache?: TeamCache | undefined;
 }
 
 /** Prepares the run the flags name (`prepareRun`, with the server's already loaded environment). */
@@ -106,16 +114,18 @@ export async function teamForModel(
   }
   try {
     if (model.startsWith("@examples/")) {
-      const team = await loadServedTeam(model, context, model);
-      const acts = actingReasons(team.config, team.agentIndexes);
-      if (acts.length > 0) {
-        throw invalidRequest(
-          `model ${JSON.stringify(model)}: this example acts on the server (${acts.join("; ")}), so a request cannot choose it; the operator can serve it with coord serve --config ${model} --allow-acting-teams`,
-          "model",
-          "model_not_allowed",
-        );
-      }
-      return team;
+      return await cachedTeam(context.cache, model, await exampleStamp(model), async () => {
+        const team = await loadServedTeam(model, context, model);
+        const acts = actingReasons(team.config, team.agentIndexes);
+        if (acts.length > 0) {
+          throw invalidRequest(
+            `model ${JSON.stringify(model)}: this example acts on the server (${acts.join("; ")}), so a request cannot choose it; the operator can serve it with coord serve --config ${model} --allow-acting-teams`,
+            "model",
+            "model_not_allowed",
+          );
+        }
+        return team;
+      });
     }
     if (model.startsWith(PATH_PREFIX)) {
       const file = model.slice(PATH_PREFIX.length);
@@ -175,6 +185,21 @@ export async function teamForModel(
   );
 }
 
+/**
+ * The stamp of a built-in example's file (`./team-cache.ts`): its identity, size and modification
+ * time; undefined when it cannot be found (loading it then says why).
+ */
+async function exampleStamp(model: string): Promise<string | undefined> {
+  const { resolveConfigPath } = await import("../config/index.js");
+  try {
+    const path = resolveConfigPath(model, "/");
+    const stats = await stat(path, { bigint: true });
+    return `${path}\0${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Extensions of a config file a request may name. */
 const CONFIG_EXTENSIONS = [".yaml", ".yml"];
 
@@ -200,10 +225,30 @@ async function routedConfigFile(
     rootName: "the server's --teams folder",
     forbidden: runOutputRoots(context.cwd, context.env),
   });
+  // Confined and read on every request; parsed and checked again only when the text changed.
+  const stamp = `${path}\0${createHash("sha256")
+    .update(text ?? "")
+    .digest("hex")}`;
+  return cachedTeam(context.cache, model, stamp, () =>
+    checkedConfigFile({ file, model, path, text: text ?? "" }, context),
+  );
+}
+
+/**
+ * A `path:` team's file text parsed, validated and checked against the server's consent
+ * ({@link routedConfigFile}).
+ */
+async function checkedConfigFile(
+  read: { file: string; model: string; path: string; text: string },
+  context: TeamContext & { teamsDir: string },
+): Promise<ServedTeam> {
+  const { file, model, path, text } = read;
+  const notAllowed = (why: string) =>
+    invalidRequest(`model ${JSON.stringify(model)}: ${why}`, "model", "model_not_allowed");
   const { parseConfigText } = await import("../config/index.js");
   let config: Config;
   try {
-    config = parseConfigText(text ?? "", { source: file, env: context.env }).config;
+    config = parseConfigText(text, { source: file, env: context.env }).config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const { line, column } = error.details;
