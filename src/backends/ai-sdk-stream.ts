@@ -79,6 +79,11 @@ export interface AiSdkStreamOptions extends StreamOptions {
    * provider that reports hosted tool use only as metadata (Gemini's grounding) reaches the log.
    */
   metadataChunks?: (providerMetadata: unknown) => BackendChunk[];
+  /**
+   * The backend instance the call belongs to, for what it learns during its run (the tool-choice
+   * fallback); default `model`. A backend whose model is shared (`model-cache.ts`) passes its own.
+   */
+  instance?: object;
 }
 
 /**
@@ -114,7 +119,7 @@ export function withProviderTools(
  * the usage in tokens (absent counts are 0).
  *
  * A provider that refuses `tool_choice: "required"` gets the call again with `auto`, remembered
- * for this `model` (one backend instance) from then on, with a `retry` chunk for the refused
+ * for `options.instance` (one backend instance; default `model`) from then on, with a `retry` chunk for the refused
  * request and one `warning` ({@link withToolChoiceFallback}).
  *
  * @param model an ai SDK language model, e.g. `createOpenAI(...).responses("gpt-5")`.
@@ -133,7 +138,7 @@ export function streamWithAiSdk(
   request: ModelRequest,
   options: AiSdkStreamOptions,
 ): AsyncIterable<BackendChunk> {
-  return withToolChoiceFallback(model, providerName, request, (sent) =>
+  return withToolChoiceFallback(options.instance ?? model, providerName, request, (sent) =>
     streamOnce(model, providerName, sent, options),
   );
 }

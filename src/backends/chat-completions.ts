@@ -19,6 +19,7 @@ import {
 import { ConfigError } from "../errors.js";
 import type { Backend, ModelRequest } from "./backend.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";
+import { sharedLanguageModel } from "./model-cache.js";
 import { requireModel, type ProviderDependencies } from "./provider-config.js";
 
 /** The descriptors of the types served by {@link createChatCompletionsBackend}. */
@@ -82,14 +83,23 @@ export function createChatCompletionsBackend(
   const model = requireModel(config);
   const generation = generationSettings(config, env);
   const endpoint = resolveChatCompletionsEndpoint(config, env);
-  const provider = createOpenAICompatible({
+  const settings = {
     name: endpoint.providerName,
     baseURL: endpoint.baseURL,
     ...(endpoint.apiKey !== undefined ? { apiKey: endpoint.apiKey } : {}),
     includeUsage: sendsStreamOptions(endpoint),
-    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
-  });
-  const languageModel = provider.chatModel(model);
+  };
+  // Built once per distinct settings (model-cache.ts); the tool-choice memory stays this backend's.
+  const languageModel = sharedLanguageModel(
+    { sdk: "openai-compatible", ...settings, bodyFields: generation.bodyFields, model },
+    dependencies.fetch,
+    () =>
+      createOpenAICompatible({
+        ...settings,
+        fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
+      }).chatModel(model),
+  );
+  const instance = {};
   const authHint = endpoint.keyVariable
     ? `check ${endpoint.keyVariable} or \`api_key:\` in the config`
     : "set `api_key:` in the config";
@@ -105,6 +115,7 @@ export function createChatCompletionsBackend(
     stream: (request, options) =>
       streamWithAiSdk(languageModel, endpoint.providerName, adaptRequest(endpoint, request), {
         ...options,
+        instance,
         callSettings: generation.callSettings,
         authHint,
         ...(unreachableHint ? { unreachableHint } : {}),

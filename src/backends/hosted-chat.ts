@@ -17,6 +17,7 @@ import { activityFetch } from "./ai-sdk-activity.js";
 import { streamWithAiSdk } from "./ai-sdk-stream.js";
 import type { Backend } from "./backend.js";
 import { bodyMergingFetch, generationSettings } from "./generation-settings.js";
+import { sharedLanguageModel } from "./model-cache.js";
 import { requireModel, type ProviderDependencies } from "./openai.js";
 import { resolveApiKey } from "./provider-config.js";
 
@@ -45,12 +46,30 @@ export function createHostedChatBackend(
     variables: provider.keyVariables,
   });
   const generation = generationSettings(config, env);
-  const settings = {
-    apiKey,
-    baseURL: (config.base_url ?? provider.baseUrl).replace(/\/+$/, ""),
-    fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
-  };
-  const languageModel = languageModelOf(provider, settings, model);
+  const baseURL = (config.base_url ?? provider.baseUrl).replace(/\/+$/, "");
+  // Built once per distinct settings (model-cache.ts); the tool-choice memory stays this backend's.
+  const languageModel = sharedLanguageModel(
+    {
+      sdk: provider.sdk,
+      type: provider.type,
+      apiKey,
+      baseURL,
+      bodyFields: generation.bodyFields,
+      model,
+    },
+    dependencies.fetch,
+    () =>
+      languageModelOf(
+        provider,
+        {
+          apiKey,
+          baseURL,
+          fetch: activityFetch(bodyMergingFetch(generation.bodyFields, dependencies.fetch)),
+        },
+        model,
+      ),
+  );
+  const instance = {};
   const [keyVariable] = provider.keyVariables;
   return {
     type: config.type,
@@ -59,6 +78,7 @@ export function createHostedChatBackend(
     stream: (request, options) =>
       streamWithAiSdk(languageModel, provider.type, request, {
         ...options,
+        instance,
         callSettings: generation.callSettings,
         authHint: `check ${keyVariable} or \`api_key:\` in the config`,
         ...(dependencies.clock ? { clock: dependencies.clock } : {}),
