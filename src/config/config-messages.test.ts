@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../errors.js";
+import { BACKEND_TYPES } from "./backend-types.js";
 import { parseConfigText } from "./load.js";
 
 const yaml = (lines: string[]): string => `${lines.join("\n")}\n`;
@@ -129,9 +130,9 @@ describe("did you mean: a mistyped value", () => {
     );
   });
 
-  it("a long list (the 23 backend types) is left to the docs; a different case is a near miss", () => {
+  it("a long list (the backend types) is left to the docs; a different case is a near miss", () => {
     expect(failure(agent(["type: OpenAI", "model: m"]))).toBe(
-      'c.yaml:4:13: agents[0].backend.type: received "OpenAI": did you mean "openai"? (one of 23 values, listed in docs/config.md)',
+      `c.yaml:4:13: agents[0].backend.type: received "OpenAI": did you mean "openai"? (one of ${BACKEND_TYPES.length} values, listed in docs/config.md)`,
     );
   });
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../errors.js";
+import { BACKEND_TYPES } from "./backend-types.js";
 import { listExamples, resolveConfigPath } from "./examples.js";
 import { loadConfigFile, parseConfigText } from "./load.js";
 
@@ -214,7 +215,7 @@ describe("positioned errors", () => {
       ]),
     );
     expect(error.message.split("\n")).toEqual([
-      'c.yaml:4:13: agents[0].backend.type: received "openia": did you mean "openai"? (one of 23 values, listed in docs/config.md)',
+      `c.yaml:4:13: agents[0].backend.type: received "openia": did you mean "openai"? (one of ${BACKEND_TYPES.length} values, listed in docs/config.md)`,
       "c.yaml:5:20: agents[0].backend.temperature: expected a number <= 2, received 3",
       "c.yaml:6:5: agents[1].backend: expected object, but the key is missing",
       'c.yaml:8:23: orchestrator.voting_sensitivity: expected one of "lenient" | "balanced" | "strict", received "loose"',
