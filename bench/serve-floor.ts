@@ -1,35 +1,76 @@
 /**
- * The `coord serve` figure of `npm run bench`: `coord serve` running a three-agent
- * `chatcompletion` team against a fake OpenAI server (its own process, instant replies), loaded
- * by autocannon at concurrency 32, next to the floor server (`floor-server.ts`) that makes the
- * same 7 model requests per incoming request with plain `node:http`, measured in alternating
- * slices in the same run, with run logs (goal: ≥ 0.25× the floor) and without (goal: ≥ 0.5×).
- * With `COORD_BENCH_CPU_PROF=1` the logging server runs under `--cpu-prof` and its self time is
- * printed by place (`cpu-attribution.ts`).
+ * The `coord serve` figure of `npm run bench` (issue 29 item 3: with run logs ≥ 0.25× the
+ * floor): `coord serve` running a three-agent `chatcompletion` team against a fake OpenAI server
+ * (its own process, instant replies), loaded by autocannon at concurrency 32, next to two
+ * servers that make the same 7 model requests per incoming request: the floor
+ * (`floor-server.ts`, plain `node:http`) and the provider SDK's ceiling (`sdk-floor-server.ts`,
+ * the same calls through `@ai-sdk/openai-compatible`, which coord's backend uses). All are
+ * measured in alternating slices in the same run, with and without run logs.
+ *
+ * Besides requests per second, each server's CPU per answered request (user + system from
+ * `/proc/<pid>/stat`, Linux; omitted elsewhere): on a shared machine the CPU figures and their
+ * ratios hold where wall-clock throughput swings, and a server that is CPU-bound on one core
+ * answers at most 1000 / (CPU ms per request) per second. coord's own CPU per request is its
+ * figure minus the SDK server's.
+ *
+ * With `COORD_BENCH_CPU_PROF=1` the logging server runs under `--cpu-prof` (its CPU figure then
+ * includes the profiler's) and its self time is printed by place (`cpu-attribution.ts`).
  */
 import autocannon, { type Result } from "autocannon";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { selfTimeByPlace } from "./cpu-attribution.js";
 import { startTarget, type Target } from "./serve-load.js";
 import type { Row } from "./table.js";
 import { CLI } from "./whole-process.js";
 
+/** This build's bench scripts (`dist/bench/`). */
+const HERE = dirname(fileURLToPath(import.meta.url));
 const CONCURRENCY = 32;
 const SLICES = 2;
 const SLICE_SECONDS = 6;
+/** The issue's goal for `coord serve` with run logs, as a share of the floor's requests/s. */
+const GOAL_RATIO = 0.25;
+/** Clock ticks per second of `/proc/<pid>/stat` times (`getconf CLK_TCK`: 100 on Linux). */
+const CLOCK_TICKS = 100;
 const BODY = JSON.stringify({
   model: "coord",
   messages: [{ role: "user", content: "What is 2+2?" }],
 });
 
+/** A server under load: its slices' results and the CPU it spent in them (ms; NaN: unknown). */
+interface Measured {
+  target: Target;
+  url: string;
+  results: Result[];
+  cpuMs: number;
+}
+
 interface Load {
   requests: number;
   seconds: number;
+  rps: number;
   p50: number;
   p99: number;
   errors: number;
+  /** CPU per answered request (ms); undefined when not measured. */
+  cpuPerRequestMs: number | undefined;
+}
+
+/** User + system CPU of a process so far (ms), from `/proc/<pid>/stat`; undefined off Linux. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) in parentheses: utime is the 14th
+    // field, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 async function slice(url: string, seconds: number): Promise<Result> {
@@ -44,14 +85,37 @@ async function slice(url: string, seconds: number): Promise<Result> {
   });
 }
 
-function pool(results: readonly Result[]): Load {
+/** Loads `server` for one slice, adding its result and the CPU it spent. */
+async function measureSlice(server: Measured, seconds: number): Promise<void> {
+  const before = processCpuMs(server.target.child.pid);
+  server.results.push(await slice(server.url, seconds));
+  const after = processCpuMs(server.target.child.pid);
+  server.cpuMs += before === undefined || after === undefined ? NaN : after - before;
+}
+
+function pool(server: Measured): Load {
+  const { results } = server;
+  const requests = results.reduce((sum, result) => sum + result["2xx"], 0);
+  const seconds = results.reduce((sum, result) => sum + result.duration, 0);
   return {
-    requests: results.reduce((sum, result) => sum + result["2xx"], 0),
-    seconds: results.reduce((sum, result) => sum + result.duration, 0),
+    requests,
+    seconds,
+    rps: requests / seconds,
     p50: Math.max(...results.map((result) => result.latency.p50)),
     p99: Math.max(...results.map((result) => result.latency.p99)),
     errors: results.reduce((sum, result) => sum + result.errors + result.non2xx, 0),
+    cpuPerRequestMs:
+      Number.isNaN(server.cpuMs) || requests === 0 ? undefined : server.cpuMs / requests,
   };
+}
+
+/** `p50 …, p99 …; N answers[; CPU x ms/request (≤ y req/s on one core)]`. */
+function loadNote(load: Load): string {
+  const cpu =
+    load.cpuPerRequestMs === undefined
+      ? ""
+      : `; CPU ${load.cpuPerRequestMs.toFixed(1)} ms/request (≤ ${(1000 / load.cpuPerRequestMs).toFixed(0)} req/s on one core)`;
+  return `p50 ${load.p50} ms, p99 ${load.p99} ms; ${load.requests} answers${load.errors ? `; ${load.errors} ERRORS` : ""}${cpu}`;
 }
 
 /** The 7 model requests of coord's last team run, in waves (answers, votes, presentation). */
@@ -65,15 +129,21 @@ async function lastTeamRun(modelUrl: string, agents: number): Promise<string[][]
   return [calls.slice(0, agents), calls.slice(agents, 2 * agents), calls.slice(2 * agents)];
 }
 
-/** The baseline build's logging server (`COORD_BENCH_BASELINE_CLI`), measured in the same slices. */
-function beforeRow(load: Load, floorRps: number): Row {
-  const rps = load.requests / load.seconds;
-  return {
-    figure: `  before: coord serve with run logs (COORD_BENCH_BASELINE_CLI)`,
-    value: `${rps.toFixed(0)} req/s`,
-    ratio: `${(rps / floorRps).toFixed(2)}× floor`,
-    note: `p50 ${load.p50} ms, p99 ${load.p99} ms; ${load.requests} answers`,
-  };
+/** The self time of the profiled logging server by place, as one row. */
+function attributionRow(profDir: string): Row {
+  const totals = [...selfTimeByPlace(profDir)].sort((left, right) => right[1] - left[1]);
+  const all = totals.reduce((sum, [, value]) => sum + value, 0);
+  const note = totals
+    .slice(0, 12)
+    .map(([place, value]) => `${place} ${((100 * value) / all).toFixed(0)}%`)
+    .join(", ");
+  return { figure: "  coord serve with logs, self time (--cpu-prof)", value: "", note };
+}
+
+/** coord's CPU per request beyond the SDK server's (ms), as a note. */
+function ownCpu(coord: Load, sdk: Load): string {
+  if (coord.cpuPerRequestMs === undefined || sdk.cpuPerRequestMs === undefined) return "";
+  return `${(coord.cpuPerRequestMs - sdk.cpuPerRequestMs).toFixed(1)} ms`;
 }
 
 /** Runs the serve comparison and returns its rows. */
@@ -81,7 +151,7 @@ export async function serveFloorRows(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), "coord-bench-serve-"));
   const started: Target[] = [];
   try {
-    const model = await startTarget(["dist/bench/fake-model-server.js"]);
+    const model = await startTarget([join(HERE, "fake-model-server.js")]);
     started.push(model);
     const agents = 3;
     const team = ["agents:"];
@@ -94,12 +164,11 @@ export async function serveFloorRows(): Promise<Row[]> {
     writeFileSync(join(dir, "team.yaml"), `${team.join("\n")}\n`);
     const env = { ...process.env, HOME: dir };
     const profDir = join(dir, "cpu-prof");
-    const serve = (logs: boolean, cli = CLI) =>
-      startTarget(
+    const profiled = process.env.COORD_BENCH_CPU_PROF === "1";
+    const serve = async (logs: boolean, cli = CLI): Promise<Measured> => {
+      const target = await startTarget(
         [
-          ...(logs && cli === CLI && process.env.COORD_BENCH_CPU_PROF === "1"
-            ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`]
-            : []),
+          ...(logs && cli === CLI && profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []),
           ...[
             cli,
             "serve",
@@ -114,17 +183,20 @@ export async function serveFloorRows(): Promise<Row[]> {
         ],
         { env: { ...env, COORD_LOG_DIR: join(dir, "logs") } },
       );
+      started.push(target);
+      return {
+        target,
+        url: `${target.url}/v1/chat/completions`,
+        results: [],
+        cpuMs: 0,
+      };
+    };
     const coord = await serve(false);
-    started.push(coord);
     const logged = await serve(true);
-    started.push(logged);
     const baselineCli = process.env.COORD_BENCH_BASELINE_CLI;
     const before = baselineCli === undefined ? undefined : await serve(true, baselineCli);
-    if (before) started.push(before);
-    const coordUrl = `${coord.url}/v1/chat/completions`;
-    const loggedUrl = `${logged.url}/v1/chat/completions`;
-    const beforeUrl = before && `${before.url}/v1/chat/completions`;
-    for (const url of [coordUrl, loggedUrl, ...(beforeUrl ? [beforeUrl] : [])]) {
+    const coords = [coord, logged, ...(before ? [before] : [])];
+    for (const { url } of coords) {
       const first = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -136,67 +208,75 @@ export async function serveFloorRows(): Promise<Row[]> {
     const plan = join(dir, "plan.json");
     const waves = await lastTeamRun(model.url, agents);
     writeFileSync(plan, JSON.stringify({ url: `${model.url}/v1`, waves }));
-    const floor = await startTarget(["dist/bench/floor-server.js", plan]);
-    started.push(floor);
-    const floorUrl = `${floor.url}/`;
-    await slice(floorUrl, 1); // warm-up
-    await slice(coordUrl, 1);
-    await slice(loggedUrl, 1);
-    if (beforeUrl) await slice(beforeUrl, 1);
-    const coordRuns: Result[] = [];
-    const loggedRuns: Result[] = [];
-    const beforeRuns: Result[] = [];
-    const floorRuns: Result[] = [];
+    const floors: Measured[] = [];
+    for (const script of ["floor-server.js", "sdk-floor-server.js"]) {
+      const target = await startTarget([join(HERE, script), plan]);
+      started.push(target);
+      floors.push({ target, url: `${target.url}/`, results: [], cpuMs: 0 });
+    }
+    const [floor, sdk] = floors as [Measured, Measured];
+    const servers = [floor, sdk, ...coords];
+    for (const server of servers) await slice(server.url, 1); // warm-up
     for (let index = 0; index < SLICES; index++) {
-      floorRuns.push(await slice(floorUrl, SLICE_SECONDS));
-      coordRuns.push(await slice(coordUrl, SLICE_SECONDS));
-      loggedRuns.push(await slice(loggedUrl, SLICE_SECONDS));
-      if (beforeUrl) beforeRuns.push(await slice(beforeUrl, SLICE_SECONDS));
+      for (const server of servers) await measureSlice(server, SLICE_SECONDS);
     }
-    const withLogs = pool(loggedRuns);
-    const loggedRps = withLogs.requests / withLogs.seconds;
-    const ours = pool(coordRuns);
-    const base = pool(floorRuns);
-    const ourRps = ours.requests / ours.seconds;
-    const baseRps = base.requests / base.seconds;
-    const ratio = ourRps / baseRps;
+    if (profiled) await logged.target.stop();
+    const base = pool(floor);
+    const ratio = (load: Load) => `${(load.rps / base.rps).toFixed(2)}× floor`;
+    const withLogs = pool(logged);
+    const noLogs = pool(coord);
+    const ceiling = pool(sdk);
     const calls = waves.reduce((sum, wave) => sum + wave.length, 0);
-    let attribution: Row[] = [];
-    if (process.env.COORD_BENCH_CPU_PROF === "1") {
-      await logged.stop();
-      const totals = [...selfTimeByPlace(profDir)].sort((left, right) => right[1] - left[1]);
-      const all = totals.reduce((sum, [, value]) => sum + value, 0);
-      const note = totals
-        .slice(0, 12)
-        .map(([place, value]) => `${place} ${((100 * value) / all).toFixed(0)}%`)
-        .join(", ");
-      attribution = [
-        { figure: "  coord serve with logs, self time (--cpu-prof)", value: "", note },
-      ];
-    }
+    const ceilingNote =
+      ceiling.cpuPerRequestMs === undefined
+        ? ""
+        : `; SDK ceiling on one core ${(1000 / ceiling.cpuPerRequestMs / base.rps).toFixed(2)}× floor`;
+    const beforeLoad = before && pool(before);
     return [
       {
         figure: `coord serve with run logs, 3-agent team, c=${CONCURRENCY}`,
-        goal: "≥ 0.25× floor",
-        value: `${loggedRps.toFixed(0)} req/s`,
-        ratio: `${(loggedRps / baseRps).toFixed(2)}× floor`,
-        status: loggedRps / baseRps >= 0.25 ? "PASS" : "MISS",
-        note: `p50 ${withLogs.p50} ms, p99 ${withLogs.p99} ms; ${withLogs.requests} answers${withLogs.errors ? `; ${withLogs.errors} ERRORS` : ""}`,
+        goal: `≥ ${GOAL_RATIO}× floor`,
+        value: `${withLogs.rps.toFixed(0)} req/s`,
+        ratio: ratio(withLogs),
+        status: withLogs.rps / base.rps >= GOAL_RATIO ? "PASS" : "MISS",
+        note: `${loadNote(withLogs)}${ceilingNote}`,
       },
-      ...attribution,
-      ...(beforeRuns.length > 0 ? [beforeRow(pool(beforeRuns), baseRps)] : []),
+      ...(profiled ? [attributionRow(profDir)] : []),
+      ...(beforeLoad
+        ? [
+            {
+              figure: `  before: coord serve with run logs (COORD_BENCH_BASELINE_CLI)`,
+              value: `${beforeLoad.rps.toFixed(0)} req/s`,
+              ratio: ratio(beforeLoad),
+              note: loadNote(beforeLoad),
+            },
+          ]
+        : []),
       {
         figure: `coord serve --no-logs, 3-agent team, c=${CONCURRENCY}`,
-        goal: "≥ 0.5× floor",
-        value: `${ourRps.toFixed(0)} req/s`,
-        ratio: `${ratio.toFixed(2)}× floor`,
-        status: ratio >= 0.5 ? "PASS" : "MISS",
-        note: `p50 ${ours.p50} ms, p99 ${ours.p99} ms; ${ours.requests} answers${ours.errors ? `; ${ours.errors} ERRORS` : ""}`,
+        value: `${noLogs.rps.toFixed(0)} req/s`,
+        ratio: ratio(noLogs),
+        note: loadNote(noLogs),
       },
       {
+        figure: `  provider SDK ceiling (node:http + @ai-sdk/openai-compatible, same ${calls} calls)`,
+        value: `${ceiling.rps.toFixed(0)} req/s`,
+        ratio: ratio(ceiling),
+        note: loadNote(ceiling),
+      },
+      ...(withLogs.cpuPerRequestMs !== undefined && ceiling.cpuPerRequestMs !== undefined
+        ? [
+            {
+              figure: "  coord's own CPU per request (coord serve − SDK ceiling)",
+              value: ownCpu(withLogs, ceiling),
+              note: `with run logs; --no-logs ${ownCpu(noLogs, ceiling)}${beforeLoad ? `; before ${ownCpu(beforeLoad, ceiling)}` : ""}`,
+            },
+          ]
+        : []),
+      {
         figure: `  floor server (node:http, same ${calls} model requests)`,
-        value: `${baseRps.toFixed(0)} req/s`,
-        note: `p50 ${base.p50} ms, p99 ${base.p99} ms; waves ${waves.map((wave) => wave.length).join("+")}`,
+        value: `${base.rps.toFixed(0)} req/s`,
+        note: `${loadNote(base)}; waves ${waves.map((wave) => wave.length).join("+")}`,
       },
     ];
   } finally {
