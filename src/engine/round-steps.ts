@@ -6,7 +6,7 @@
  */
 import type { ChatMessage, ToolCall, ToolSpec } from "../backends/index.js";
 import type { LocalTool } from "../tools/index.js";
-import type { AgentRoundOptions, SubmitResult } from "./agent-round.js";
+import type { AgentRoundOptions, SubmitResult } from "./round-types.js";
 import { stopwatch } from "./stopwatch.js";
 
 /** The assistant message of a reply: its text and tool calls. */
