@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, test } from "vitest";
 import { createVirtualClock } from "../clock.js";
 import { BackendError, emptyUsage, type Backend, type BackendChunk } from "./backend.js";
@@ -213,5 +214,92 @@ describe("withRetry over a real socket", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("withRetry and the caller's signal", () => {
+  /** Waits on the clock until its signal aborts. */
+  const hung = (clock: ReturnType<typeof createVirtualClock>, signals: AbortSignal[]): Backend => ({
+    type: "fake",
+    model: "m",
+    async *stream(_request, { signal }): AsyncGenerator<BackendChunk> {
+      signals.push(signal);
+      await clock.sleep(3_600_000, signal);
+      yield { type: "text-delta", text: "too late" };
+    },
+  });
+
+  test("the caller's abort reaches the attempt with its reason, is not retried, and leaves no timer", async () => {
+    const clock = createVirtualClock();
+    const signals: AbortSignal[] = [];
+    const caller = new AbortController();
+    const reason = new Error("run cancelled");
+    const backend = withRetry(hung(clock, signals), { clock, requestTimeoutMs: 60_000 });
+    const call = (async () => {
+      for await (const chunk of backend.stream(request, { signal: caller.signal })) void chunk;
+    })().catch((error: unknown) => error);
+    await clock.sleep(1000);
+    caller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.reason).toBe(reason);
+    expect(clock.pending).toBe(0);
+  });
+
+  test("an already aborted signal: the attempt starts aborted", async () => {
+    const clock = createVirtualClock();
+    const signals: AbortSignal[] = [];
+    const reason = new Error("cancelled before");
+    const failure = await (async () => {
+      for await (const chunk of withRetry(hung(clock, signals), { clock }).stream(request, {
+        signal: AbortSignal.abort(reason),
+      }))
+        void chunk;
+    })().catch((error: unknown) => error);
+    expect(failure).toBe(reason);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
+  test("many calls on one long-lived signal leave no listener on it", async () => {
+    const clock = createVirtualClock();
+    const run = new AbortController();
+    const backend = withRetry(flaky([]), { clock });
+    for (let index = 0; index < 20; index++) {
+      for await (const chunk of backend.stream(request, { signal: run.signal })) void chunk;
+    }
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+    expect(clock.pending).toBe(0);
+  });
+
+  test("a sign of life, then silence: the idle limit ends the attempt even when the first-byte limit is later", async () => {
+    const clock = createVirtualClock();
+    const quiet: Backend = {
+      type: "fake",
+      model: "m",
+      reportsActivity: true,
+      async *stream(_request, { signal, onActivity }): AsyncGenerator<BackendChunk> {
+        await clock.sleep(100, signal);
+        onActivity?.();
+        await clock.sleep(3_600_000, signal);
+        yield { type: "text-delta", text: "too late" };
+      },
+    };
+    const started = clock.now();
+    const failure = await drain(
+      withRetry(quiet, {
+        clock,
+        maxRetries: 0,
+        firstByteTimeoutMs: 10_000,
+        streamIdleTimeoutMs: 1000,
+      }),
+    ).catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      kind: "timeout",
+      message:
+        "fake: the response stream was silent for 1 s (timeout_settings.stream_idle_timeout_seconds)",
+    });
+    expect(clock.now() - started).toBe(1100);
+    expect(clock.pending).toBe(0);
   });
 });

@@ -89,8 +89,13 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
     { signal }: StreamOptions,
   ): AsyncGenerator<BackendChunk> {
     for (let attempt = 1; ; attempt++) {
+      // The attempt's signal: aborted by the caller's (with its reason) or by a limit. A listener
+      // rather than AbortSignal.any, which costs more per call than everything else here.
       const timeout = new AbortController();
-      const combined = AbortSignal.any([signal, timeout.signal]);
+      const combined = timeout.signal;
+      const forward = () => timeout.abort(signal.reason);
+      if (signal.aborted) forward();
+      else signal.addEventListener("abort", forward, { once: true });
       let stalled: string | undefined;
       const watch = attemptWatch(options.clock, {
         requestMs: requestTimeoutMs,
@@ -137,6 +142,7 @@ export function withRetry(backend: Backend, options: RetryOptions): Backend {
         const errorKind = timedOut ? "timeout" : error.status !== undefined ? "http" : "network";
         retry = { type: "retry", attempt, delayMs, errorKind, error };
       } finally {
+        signal.removeEventListener("abort", forward);
         watch.stop(); // before the backoff: a finished attempt leaves no timer behind
       }
       yield retry;
@@ -169,58 +175,74 @@ interface AttemptLimits {
   idleMessage: string;
 }
 
+/** The reason the timers of a finished attempt are cancelled with (made once: no stack each time). */
+const STOPPED = new Error("attempt finished");
+
 /**
- * The timers of one attempt, on `clock`: the request timer runs from now for `requestMs`; the
- * first-byte timer from now until the first {@link activity}; the idle timer from each sign of
- * life (re-armed for the time left when it wakes and something arrived meanwhile). The first to
- * expire calls `onStall` with its message, once. `stop` cancels all three (their sleeps end, so a
- * virtual clock has nothing left pending).
+ * The limits of one attempt, on `clock`: the request limit runs from now for `requestMs`; the
+ * first-byte limit from now until the first {@link activity}; the idle limit from each sign of
+ * life. One timer is armed at a time, for the limit due first; when it wakes and that limit moved
+ * (something arrived meanwhile) it is armed again for the time left. The first limit reached calls
+ * `onStall` with its message, once (at equal times the request limit). `stop` cancels the timer
+ * (its sleep ends, so a virtual clock has nothing left pending).
  */
 function attemptWatch(
   clock: Clock,
   limits: AttemptLimits,
 ): { activity: () => void; stop: () => void } {
   const stopped = new AbortController();
+  const started = clock.now();
   let lastActivity: number | undefined;
-  let idleArmed = false;
+  let armedAt: number | undefined;
   let done = false;
-  const stall = (message: string) => {
-    if (done) return;
-    done = true;
-    limits.onStall(message);
+  /** The limit due first now: its time (ms on `clock`) and message. */
+  const due = (): { at: number; message: string } => {
+    let at = started + limits.requestMs;
+    let message = limits.requestMessage;
+    const other =
+      lastActivity === undefined
+        ? limits.firstByteMs !== undefined && {
+            at: started + limits.firstByteMs,
+            message: limits.firstByteMessage,
+          }
+        : limits.idleMs !== undefined && {
+            at: lastActivity + limits.idleMs,
+            message: limits.idleMessage,
+          };
+    if (other && other.at < at) ({ at, message } = other);
+    return { at, message };
   };
-  const after = (ms: number, then: () => void) => {
-    clock.sleep(ms, stopped.signal).then(then, () => {});
-  };
-  after(limits.requestMs, () => stall(limits.requestMessage));
-  let firstByte: AbortController | undefined;
-  if (limits.firstByteMs !== undefined) {
-    const pending = new AbortController();
-    firstByte = pending;
-    clock.sleep(limits.firstByteMs, AbortSignal.any([stopped.signal, pending.signal])).then(
-      () => stall(limits.firstByteMessage),
+  const arm = (at: number) => {
+    armedAt = at;
+    clock.sleep(Math.max(0, at - clock.now()), stopped.signal).then(
+      () => wake(at),
       () => {},
     );
-  }
-  const checkIdle = (idleMs: number) => () => {
-    const left = (lastActivity ?? clock.now()) + idleMs - clock.now();
-    if (left <= 0) stall(limits.idleMessage);
-    else after(left, checkIdle(idleMs));
   };
+  const wake = (at: number) => {
+    if (at === armedAt) armedAt = undefined;
+    if (done) return;
+    const next = due();
+    if (next.at <= clock.now()) {
+      done = true;
+      limits.onStall(next.message);
+    } else if (armedAt === undefined || next.at < armedAt) arm(next.at);
+  };
+  arm(due().at);
   return {
     activity() {
       if (done) return;
-      firstByte?.abort();
-      firstByte = undefined;
+      const first = lastActivity === undefined;
       lastActivity = clock.now();
-      if (limits.idleMs !== undefined && !idleArmed) {
-        idleArmed = true;
-        after(limits.idleMs, checkIdle(limits.idleMs));
+      // The idle limit may fall before the first-byte one the timer is armed for.
+      if (first) {
+        const next = due().at;
+        if (armedAt === undefined || next < armedAt) arm(next);
       }
     },
     stop() {
       done = true;
-      stopped.abort();
+      stopped.abort(STOPPED);
     },
   };
 }
