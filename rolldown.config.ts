@@ -11,7 +11,7 @@
  * packages, packages that find their own files next to them at run time, and the large,
  * rarely-used ones listed in EXTERNAL.
  */
-import { defineConfig } from "rolldown";
+import { defineConfig, type Plugin } from "rolldown";
 
 /** Packages coord imports that stay in node_modules (a name, or a scope ending in `/`). */
 const EXTERNAL = [
@@ -35,7 +35,39 @@ const isExternal = (id: string): boolean =>
     name.endsWith("/") ? id.startsWith(name) : id === name || id.startsWith(`${name}/`),
   );
 
+/**
+ * CommonJS libraries bundled into ES modules call `require()` (rolldown gives them its own
+ * `__require`) and some read `__filename` or `__dirname`: those names are declared, Node's own,
+ * at the top of the chunks whose code uses them, and nowhere else (issue 29: as a banner they
+ * cost every one of the ~60 chunks a run loads a `createRequire` and two URL conversions).
+ */
+const commonJsGlobals: Plugin = {
+  name: "coord-commonjs-globals",
+  renderChunk(code) {
+    const uses = (name: string) => new RegExp(`(?<![\\w$.])${name}(?![\\w$])`).test(code);
+    const lines: string[] = [];
+    if (uses("require")) {
+      lines.push(
+        'import { createRequire as __coordCreateRequire } from "node:module";',
+        "const require = __coordCreateRequire(import.meta.url);",
+      );
+    }
+    if (uses("__filename") || uses("__dirname")) {
+      lines.push('import { fileURLToPath as __coordFileURLToPath } from "node:url";');
+    }
+    if (uses("__filename")) lines.push("const __filename = __coordFileURLToPath(import.meta.url);");
+    if (uses("__dirname")) {
+      lines.push('const __dirname = __coordFileURLToPath(new URL(".", import.meta.url));');
+    }
+    if (lines.length === 0) return null;
+    // After a `#!` line, which must stay the first.
+    const start = code.startsWith("#!") ? code.indexOf("\n") + 1 : 0;
+    return `${code.slice(0, start)}${lines.join("\n")}\n${code.slice(start)}`;
+  },
+};
+
 export default defineConfig({
+  plugins: [commonJsGlobals],
   // The executable turns on the compile cache, then loads dist/bin/cli.js (src/coord-bin.ts);
   // cli.js stays next to it, so its path to package.json (the version) is the same.
   input: { coord: "src/coord-bin.ts", cli: "src/cli.ts" },
@@ -48,15 +80,6 @@ export default defineConfig({
     format: "esm",
     entryFileNames: "[name].js",
     chunkFileNames: "chunks/[name]-[hash].js",
-    // CommonJS libraries bundled into ES modules (write-file-atomic, proper-lockfile, …) call
-    // require() and read __filename: give every chunk Node's own.
-    banner: [
-      'import { createRequire as __coordCreateRequire } from "node:module";',
-      'import { fileURLToPath as __coordFileURLToPath } from "node:url";',
-      "const require = __coordCreateRequire(import.meta.url);",
-      "const __filename = __coordFileURLToPath(import.meta.url);",
-      'const __dirname = __coordFileURLToPath(new URL(".", import.meta.url));',
-    ].join("\n"),
   },
   logLevel: "warn",
 });
