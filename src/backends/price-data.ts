@@ -12,8 +12,20 @@ import { dirname, join } from "node:path";
 /** The package the prices come from. */
 export const PRICE_PACKAGE = "@pydantic/genai-prices";
 
-/** The installed version of {@link PRICE_PACKAGE}, or `unknown` when it cannot be read. */
+/** The version read by the first {@link priceDataVersion} call. */
+let readVersion: string | undefined;
+
+/**
+ * The installed version of {@link PRICE_PACKAGE}, or `unknown` when it cannot be read. Read once
+ * per process (every run and every priced call names it; the package does not change under a
+ * running process).
+ */
 export function priceDataVersion(): string {
+  readVersion ??= readPriceDataVersion();
+  return readVersion;
+}
+
+function readPriceDataVersion(): string {
   try {
     // The package exports only its entry, not package.json: climb from the entry's folder.
     let dir = dirname(createRequire(import.meta.url).resolve(PRICE_PACKAGE));
