@@ -130,7 +130,7 @@ export function createChatCompletionsBackend(
  * - base URL: `config.base_url`, else the type's default ({@link CHAT_COMPLETIONS_DEFAULT_BASE_URLS});
  *   `chatcompletion` requires `base_url`.
  * - key: `config.api_key`; else the type's descriptor's variable (`zai` → `ZAI_API_KEY`) or the host's
- *   (`PROVIDER_HOSTS` in src/config/providers.ts, e.g. `openrouter.ai` → `OPENROUTER_API_KEY`). Local hosts need no
+ *   (`PROVIDER_HOSTS`: the provider descriptors' `hosts`, e.g. `openrouter.ai` → `OPENROUTER_API_KEY`). Local hosts need no
  *   key; unknown remote hosts get none unless `api_key:` is set.
  *
  * @throws ConfigError when `base_url` is missing or not a URL, or a known provider's key is unset.
