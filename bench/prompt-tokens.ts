@@ -24,7 +24,7 @@ import { createBackend } from "../src/backends/registry.js";
 import type { Backend } from "../src/backends/index.js";
 import { systemClock } from "../src/clock.js";
 import type { AgentConfig } from "../src/config/index.js";
-import { runCoordination } from "../src/engine/run.js";
+import { runCoordination, type RunCoordinationOptions } from "../src/engine/run.js";
 import { DEFAULT_SETTINGS } from "../src/engine/test-helpers.js";
 import { gsm8kReference } from "../src/eval/numbers.js";
 import { simulatedAgents } from "../test/support/eval-sim.js";
@@ -81,12 +81,19 @@ function loadItems(): Item[] {
 const tokensOf = (body: Record<string, unknown>) =>
   Math.max(1, Math.ceil(JSON.stringify(body.messages ?? "").length / 4));
 
-function callType(request: FakeRequest): CallType {
+/**
+ * The kind of a request: no tools, the presentation; `vote` offered, a vote; `new_answer` alone,
+ * the agent's first answer of the run, or a tie round's fresh answer (the same prompt, later).
+ * @param answered agents (by system message) that gave their first answer in this run.
+ */
+function callType(request: FakeRequest, answered: Set<string>): CallType {
   const summary = summarizeRequest(request);
   if (summary.toolNames.length === 0) return "presentation";
-  if (summary.text.includes("so that yours is independent")) return "tie answer";
   if (summary.toolNames.includes("vote")) return "vote";
-  return summary.toolNames.includes("new_answer") ? "first answer" : "other";
+  if (!summary.toolNames.includes("new_answer")) return "other";
+  if (answered.has(summary.system)) return "tie answer";
+  answered.add(summary.system);
+  return "first answer";
 }
 
 /** Tokens and calls of one kind of run, summed over the items. */
@@ -94,9 +101,11 @@ interface Tally {
   calls: number;
   tokens: number;
   byType: Map<CallType, { calls: number; tokens: number }>;
+  /** Agents (by system message) that gave their first answer. */
+  answered: Set<string>;
 }
 
-const emptyTally = (): Tally => ({ calls: 0, tokens: 0, byType: new Map() });
+const emptyTally = (): Tally => ({ calls: 0, tokens: 0, byType: new Map(), answered: new Set() });
 
 /** One team size's figures over the items. */
 export interface PromptTokenFigures {
@@ -118,7 +127,9 @@ export interface PromptTokenFigures {
 export async function measurePromptTokens(
   agents: number,
   answers: "one-line" | "worked",
+  unanimous: "vote" | "skip_votes" = "vote",
 ): Promise<PromptTokenFigures> {
+  const settings = { ...DEFAULT_SETTINGS, unanimous };
   const items = loadItems();
   const sim = simulatedAgents({
     p: 0.6,
@@ -129,7 +140,7 @@ export async function measurePromptTokens(
   let tally = emptyTally();
   const server = await startFakeOpenAIServer((request: FakeRequest) => {
     const reply = sim.handler(request) as FakeReply;
-    const type = callType(request);
+    const type = callType(request, tally.answered);
     const tokens = tokensOf(request.body);
     tally.calls++;
     tally.tokens += tokens;
@@ -162,10 +173,10 @@ export async function measurePromptTokens(
     let scTokens = 0;
     for (const item of items) {
       tally = emptyTally();
-      await run(item.question, "voting", team);
+      await run(item.question, "voting", team, settings);
       const teamRun = tally;
       tally = emptyTally();
-      await run(item.question, "single", team.slice(0, 1));
+      await run(item.question, "single", team.slice(0, 1), settings);
       teamTokens += teamRun.tokens;
       teamCalls += teamRun.calls;
       scTokens += (tally.tokens / Math.max(1, tally.calls)) * teamRun.calls;
@@ -208,6 +219,7 @@ async function run(
   question: string,
   mode: "voting" | "single",
   agents: readonly { id: string; backend: Backend; systemMessage: string }[],
+  settings: RunCoordinationOptions["settings"],
 ): Promise<void> {
   let end: unknown;
   for await (const event of runCoordination({
@@ -216,7 +228,7 @@ async function run(
     mode,
     orchestratorTimeoutMs: 600_000,
     clock: systemClock,
-    settings: DEFAULT_SETTINGS,
+    settings,
     agents,
   })) {
     if (event.type === "run-end") end = event.reason;
@@ -224,30 +236,38 @@ async function run(
   if (end !== "completed") throw new Error(`a ${mode} run ended ${String(end)}`);
 }
 
-/** The rows: one per team size and kind of answer. */
+/**
+ * The rows: one per team size and kind of answer, with the defaults, then the same with
+ * `orchestrator.unanimous: skip_votes` (no vote round when every answer has one number).
+ */
 export async function promptTokenRows(): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const answers of ["one-line", "worked"] as const) {
-    for (const agents of [3, 5, 10]) {
-      const figures = await measurePromptTokens(agents, answers);
-      const ratio = figures.teamTokens / figures.scTokens;
-      const split = CALL_TYPES.flatMap((type) => {
-        const entry = figures.byType.get(type);
-        if (entry === undefined) return [];
-        const calls = entry.calls / figures.items;
-        return [`${type} ${(entry.tokens / entry.calls).toFixed(0)}×${calls.toFixed(2)}`];
-      });
-      rows.push({
-        figure: `prompt tokens per team run, ${agents} agents, ${answers} answers`,
-        goal: `≤ ${GOAL_RATIO.toFixed(2)}× SC`,
-        value: figures.teamTokens.toFixed(0),
-        ratio: `${ratio.toFixed(2)}× SC (${figures.scTokens.toFixed(0)})`,
-        status: ratio <= GOAL_RATIO ? "PASS" : "MISS",
-        note: `${figures.teamCalls.toFixed(2)} calls; per call type, tokens×calls: ${split.join(", ")}; ${figures.items} GSM8K items`,
-      });
-    }
-  }
+  for (const unanimous of ["vote", "skip_votes"] as const)
+    for (const answers of ["one-line", "worked"] as const)
+      for (const agents of [3, 5, 10])
+        rows.push(promptTokenRow(await measurePromptTokens(agents, answers, unanimous), unanimous));
   return rows;
+}
+
+/** One row: the team's tokens against self-consistency's, split by call type. */
+function promptTokenRow(figures: PromptTokenFigures, unanimous: "vote" | "skip_votes"): Row {
+  const { agents, answers } = figures;
+  const ratio = figures.teamTokens / figures.scTokens;
+  const split = CALL_TYPES.flatMap((type) => {
+    const entry = figures.byType.get(type);
+    if (entry === undefined) return [];
+    const calls = entry.calls / figures.items;
+    return [`${type} ${(entry.tokens / entry.calls).toFixed(0)}×${calls.toFixed(2)}`];
+  });
+  const variant = unanimous === "skip_votes" ? ", unanimous: skip_votes" : "";
+  return {
+    figure: `prompt tokens per team run, ${agents} agents, ${answers} answers${variant}`,
+    goal: `≤ ${GOAL_RATIO.toFixed(2)}× SC`,
+    value: figures.teamTokens.toFixed(0),
+    ratio: `${ratio.toFixed(2)}× SC (${figures.scTokens.toFixed(0)})`,
+    status: ratio <= GOAL_RATIO ? "PASS" : "MISS",
+    note: `${figures.teamCalls.toFixed(2)} calls; per call type, tokens×calls: ${split.join(", ")}; ${figures.items} GSM8K items`,
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

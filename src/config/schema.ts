@@ -109,6 +109,12 @@ export const OrchestratorConfig = z.object({
     .describe(
       "When voting ends with the best conclusion groups tied (docs/selection.md): `fresh_answers`: each agent answers the question once more without seeing the answers, then the team votes again (a tie with a free-form answer: a re-vote); `revote`: each agent votes once more between the tied answers; `none`: no extra round. Once per run, counted in the budget; a tie that remains goes to the earliest answer, reported as a tie.",
     ),
+  unanimous: z
+    .enum(["vote", "skip_votes"])
+    .default("vote")
+    .describe(
+      "When every live agent's answer reaches the same conclusion (its number, choice or short answer; docs/coordination.md): `vote`: the team votes as usual; `skip_votes`: voting ends there, without the vote round, and the earliest of those answers presents (a warning says so). Voting mode only.",
+    ),
   defer_voting_until_all_answered: z
     .boolean()
     .default(true)

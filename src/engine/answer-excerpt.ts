@@ -36,7 +36,7 @@ export const SAME_CONCLUSION_MIN_CHARS = 200;
  * The texts of an answer set as the agents see it (each answer once): every answer bounded by
  * {@link boundedAnswer}, and an answer longer than {@link SAME_CONCLUSION_MIN_CHARS} whose number or
  * choice conclusion an earlier answer of the set already reached shown as that fact
- * (`The same conclusion as agent1: 18 …`). Votes count for conclusion groups (`./selection.ts`),
+ * (`Same conclusion as agent1: 18 …`). Votes count for conclusion groups (`./selection.ts`),
  * so a voter still sees one full working per conclusion it can vote for.
  * @returns one text per answer, in the order given.
  */
@@ -50,7 +50,7 @@ export function shownAnswerTexts(
       const first = firstWith.get(conclusion);
       if (first === undefined) firstWith.set(conclusion, answer.anonId);
       else if (answer.content.length > SAME_CONCLUSION_MIN_CHARS)
-        return `The same conclusion as ${first}: ${conclusion} (its working, ${answer.content.length} characters, is left out).`;
+        return `Same conclusion as ${first}: ${conclusion} (its working left out).`;
     }
     return boundedAnswer(answer.content);
   });

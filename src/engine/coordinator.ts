@@ -15,6 +15,10 @@
  * The tie round (`./tie-break.ts`, `orchestrator.tie_break`): in voting mode, when
  * coordination would complete with the best conclusion groups tied, every live agent gets one
  * more round (a fresh answer or a re-vote), once per run; then coordination goes on as usual.
+ *
+ * Unanimous answers (`./unanimous.ts`, `orchestrator.unanimous: skip_votes`): in voting mode, once
+ * every live agent's answer reaches the same conclusion, no round is due and coordination is
+ * done without the vote round (a `warning` says so).
  */
 import { BackendError } from "../backends/index.js";
 import type { LocalTool } from "../tools/index.js";
@@ -29,6 +33,7 @@ import { coordinationUserMessage, type HistoryTurn, type VisibleAnswer } from ".
 import type { AgentState } from "./team.js";
 import { defaultTextCall } from "./text-protocol.js";
 import { TieBreak, tieBreakRuleOf } from "./tie-break.js";
+import { unanimousConclusion, unanimousRuleOf } from "./unanimous.js";
 
 /** A failing agent is removed after this many failed rounds in a row. */
 export const MAX_CONSECUTIVE_FAILURES = 2;
@@ -57,10 +62,16 @@ export class Coordinator {
   private end: CoordinationEnd | undefined;
   private resolveEnd: ((end: CoordinationEnd) => void) | undefined;
   private readonly tie: TieBreak;
+  /** `orchestrator.unanimous: skip_votes` in voting mode. */
+  private readonly skipUnanimousVotes: boolean;
+  /** The warning that voting ended on unanimous answers was emitted. */
+  private unanimousNoted = false;
 
   constructor(private readonly options: CoordinatorOptions) {
     const { mode, context } = options;
-    this.tie = new TieBreak(mode.name === "voting" ? tieBreakRuleOf(context.settings) : "none");
+    const voting = mode.name === "voting";
+    this.tie = new TieBreak(voting ? tieBreakRuleOf(context.settings) : "none");
+    this.skipUnanimousVotes = voting && unanimousRuleOf(context.settings) === "skip_votes";
   }
 
   /**
@@ -95,8 +106,13 @@ export class Coordinator {
     const live = context.team.live();
     if (live.length === 0) return this.finish("failed");
     const tieRound = this.tie.active;
+    // Every answer reaches one conclusion and votes would skip nothing: nobody is due.
+    const unanimous =
+      !tieRound && this.skipUnanimousVotes ? unanimousConclusion(context.team) : undefined;
     for (const agent of live) {
-      const due = tieRound ? this.tie.isDue(agent) : mode.isDue(agent, context);
+      const due = tieRound
+        ? this.tie.isDue(agent)
+        : unanimous === undefined && mode.isDue(agent, context);
       if (agent.status === "idle" && due) this.startRound(agent);
     }
     const working = live.filter((agent) => agent.status === "working");
@@ -108,9 +124,22 @@ export class Coordinator {
     }
     // Nothing is running and nothing is due: by construction that means done (or stuck: failed),
     // unless the vote ended in a tie and the run has its tie round still (`./tie-break.ts`).
-    const done = mode.isDone(live, context);
+    const voted = mode.isDone(live, context);
+    if (!voted && unanimous !== undefined) this.noteUnanimous(unanimous);
+    const done = voted || unanimous !== undefined;
     if (done && this.tie.begin(context)) return this.schedule();
     this.finish(done ? "completed" : "failed");
+  }
+
+  /** The `warning` that voting ends on unanimous answers, once per run. */
+  private noteUnanimous(conclusion: string): void {
+    if (this.unanimousNoted) return;
+    this.unanimousNoted = true;
+    this.options.context.emitter.emit({
+      type: "warning",
+      source: "orchestrator",
+      message: `every answer concludes ${conclusion}; voting ends without a vote round (orchestrator.unanimous: skip_votes)`,
+    });
   }
 
   private startRound(agent: AgentState): void {

@@ -1,8 +1,9 @@
 /**
  * Final presentation (docs/coordination.md "Voting mode" step 7): the winner gets a fresh
- * conversation with no workflow tools, all current answers by real id and the votes with their
- * reasons, and writes the final answer, streamed as `final-*` blocks. If it produces nothing (or
- * fails), its winning answer is the final answer.
+ * conversation with no workflow tools, the current answers by real id and the votes (when it keeps
+ * a number or choice conclusion, only the answers that can go into the final answer and the vote
+ * counts: `presentationUserMessage`), and writes the final answer, streamed as `final-*` blocks.
+ * If it produces nothing (or fails), its winning answer is the final answer.
  *
  * A presenter with tools (files, commands, MCP; docs/tools.md) may use them here, in a tool loop
  * of at most {@link MAX_PRESENTATION_STEPS} model calls: it alone may now write to context paths

@@ -52,24 +52,48 @@ describe("prompt tokens: each answer once, shortened only where the mode allows"
       expect(count(prompt, FREE_FORM)).toBe(1);
       // agent2's answer reaches agent1's number: named, its working left out.
       expect(prompt).not.toContain("Agent b reads");
-      expect(prompt).toContain("<agent2>\nThe same conclusion as agent1: 18 (its working");
+      expect(prompt).toContain("<agent2>\nSame conclusion as agent1: 18 (its working left out).");
       expect(count(prompt, "<ORIGINAL MESSAGE>")).toBe(1);
     }
-    // A first answer's prompt says nothing about votes or other answers.
-    const first = text(backends.a!.requests[0]!);
-    expect(first).toContain("You are one of 4 agents answering the same message.");
-    expect(first).not.toMatch(/vote|will not see the others/);
+    // A first answer's prompt says nothing about votes or other answers, and has no empty
+    // answers block: the question alone, as a single agent's.
+    const first = backends.a!.requests[0]!;
+    expect(first.messages).toEqual([
+      { role: "user", content: "<ORIGINAL MESSAGE>\nWhat is 2+2?\n</ORIGINAL MESSAGE>" },
+    ]);
+    expect(first.system).toContain("You are one of 4 agents answering the same message.");
+    expect(first.system).not.toMatch(/vote|answers/);
   });
 
-  test("the presenter has its answer whole, the same number's working, another number's conclusion alone", async () => {
+  test("the presenter has its answer whole, the same number's working, the free-form answer, vote counts", async () => {
     const { answers, run } = team();
     const { backends } = await run;
     const present = text(backends.a!.requests.at(-1)!);
     expect(count(present, answers.a)).toBe(1);
     expect(count(present, answers.b)).toBe(1); // the same conclusion: its working may help
-    expect(present).not.toContain("Agent c reads"); // 20 cannot go into an answer that keeps 18
-    expect(present).toContain('<answer agent="c">\nIts conclusion: 20 (not yours');
+    // 20 cannot go into an answer that keeps 18: that answer is left out, and so is its number.
+    expect(present).not.toContain('agent="c"');
+    expect(present).not.toContain("Agent c reads");
     expect(count(present, FREE_FORM)).toBe(1);
+    // Votes as counts per shown answer, without their reasons.
+    expect(present).toContain("Votes: a 4.");
+    expect(present).not.toMatch(/mine is wrong|voted for/);
+  });
+
+  test("the presenter sees one other working of its conclusion; later ones are named", async () => {
+    const [a, b, c] = [worked("Agent a", 18), worked("Agent b", 18), worked("Agent c", 18)];
+    const { backends } = await runScripted({
+      a: [{ answer: a }, { vote: "agent1", reason: "right" }, { text: "Final answer: 18" }],
+      b: [{ answer: b }, { vote: "agent3", reason: "clearest" }],
+      c: [{ answer: c }, { vote: "agent1", reason: "right" }],
+      d: [{ answer: worked("Agent d", 20) }, { vote: "agent1", reason: "right" }],
+    });
+    const present = text(backends.a!.requests.at(-1)!);
+    expect(count(present, a)).toBe(1);
+    expect(count(present, b)).toBe(1);
+    expect(present).not.toContain("Agent c reads");
+    expect(present).toContain("Also concluding 18 (working left out): c.");
+    expect(present).toContain("Votes: a 3, c 1.");
   });
 
   test("orchestrator.presentation: free shows the presenter every answer whole", async () => {

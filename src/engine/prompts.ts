@@ -3,7 +3,7 @@
  * answers in tagged blocks (`<agent1> … </agent1>`), anonymous ids only. Prompts are kept short:
  * small local models slow down sharply past a few hundred tokens of prompt.
  */
-import { boundedAnswer, shownAnswerTexts } from "./answer-excerpt.js";
+import { boundedAnswer, SAME_CONCLUSION_MIN_CHARS, shownAnswerTexts } from "./answer-excerpt.js";
 
 /** One turn of earlier conversation (multi-turn chat). */
 export interface HistoryTurn {
@@ -52,7 +52,11 @@ export function personaPrompt(
   ].join("\n");
 }
 
-/** System prompt of a coordination round (voting mode). */
+/**
+ * System prompt of a coordination round (voting mode), short by design (docs/coordination.md
+ * "Prompts"): one sentence says what to do and with which tools (their schemas say the rest).
+ * Before any answer exists an agent only answers: nothing about others to read or vote for.
+ */
 export function coordinationSystemPrompt(options: {
   systemMessage?: string | undefined;
   persona?: string | undefined;
@@ -66,15 +70,15 @@ export function coordinationSystemPrompt(options: {
   const parts: string[] = [];
   if (options.persona) parts.push(options.persona);
   if (options.systemMessage) parts.push(options.systemMessage);
-  // One sentence says what to do and with which tools (their schemas say the rest); before any
-  // answer exists an agent only answers: nothing about others to read or vote for.
+  // A round that shows answers names them itself (`<agent1>` blocks, the vote tool's ids): the
+  // team needs saying only in an answering round, where nothing else shows it.
   const team =
-    options.teamSize === 1
+    options.teamSize === 1 || options.canVote
       ? ""
       : `You are one of ${options.teamSize} agents answering the same message. `;
-  const vote = "vote(agent_id, reason) for the best answer";
+  const vote = "vote(agent_id, reason) for the best current answer";
   const answer = options.canVote
-    ? "new_answer(content) with your own complete answer, which must stand on its own (the reader will not see the others)"
+    ? "new_answer(content) with a better, self-contained answer"
     : "new_answer(content) with your complete answer";
   const tools =
     options.canVote && options.canAnswer
@@ -83,7 +87,7 @@ export function coordinationSystemPrompt(options: {
         ? vote
         : answer;
   const task = options.canVote
-    ? "Read it and the current answers (anonymous: agent1, agent2, …), then end your turn with one tool call:"
+    ? "End your turn with one tool call:"
     : "Answer the original message, then end your turn with one tool call:";
   parts.push(
     [
@@ -99,10 +103,11 @@ export function coordinationSystemPrompt(options: {
 /**
  * The answers block: `<agent1>\n…\n</agent1>` per answer, each once (a long answer with a number
  * or choice conclusion bounded, or named when an earlier one has its conclusion:
- * {@link shownAnswerTexts}), or a line saying there are none.
+ * {@link shownAnswerTexts}); the empty string when there are none (a first answer's prompt is a
+ * single agent's: it has nothing to read).
  */
 export function answersBlock(answers: readonly VisibleAnswer[]): string {
-  if (answers.length === 0) return "<CURRENT ANSWERS>\n(no answers yet)\n</CURRENT ANSWERS>";
+  if (answers.length === 0) return "";
   const texts = shownAnswerTexts(answers);
   const blocks = answers.map(
     (answer, index) => `<${answer.anonId}>\n${texts[index]!}\n</${answer.anonId}>`,
@@ -129,22 +134,20 @@ export function coordinationUserMessage(options: {
     ...historyBlock(options.history),
     `<ORIGINAL MESSAGE>\n${options.question}\n</ORIGINAL MESSAGE>`,
     answersBlock(options.answers),
-  ].join("\n\n");
+  ]
+    .filter((part) => part !== "")
+    .join("\n\n");
 }
 
 /**
- * The opening message of a `fresh_answers` tie round (`./tie-break.ts`): the question alone, so
- * the answer is an independent sample.
+ * The opening message of a `fresh_answers` tie round (`./tie-break.ts`): the question alone, as a
+ * first answer's, so the answer is an independent sample (no answer shown, nothing about why).
  */
 export function freshAnswerMessage(options: {
   question: string;
   history: readonly HistoryTurn[];
 }): string {
-  return [
-    ...historyBlock(options.history),
-    `<ORIGINAL MESSAGE>\n${options.question}\n</ORIGINAL MESSAGE>`,
-    "Work out your own complete answer to the original message from the start, then call new_answer. The team's answers are not shown, so that yours is independent.",
-  ].join("\n\n");
+  return coordinationUserMessage({ ...options, answers: [] });
 }
 
 /** Put after the answers of a `revote` tie round (`./tie-break.ts`). */
@@ -214,14 +217,15 @@ export interface AttributedVote {
   reason: string;
 }
 
-/**
- * System prompt of the final presentation (no workflow tools).
- * @param withTools the presenter has tools (files, commands, MCP) it may use now.
- */
 /** Added to a presenter's system prompt when it has tools (docs/tools.md). */
 export const PRESENTER_TOOLS_NOTE =
   "You present the final answer, so you alone may now write to the context paths with write permission: first make the changes the task asks for with your tools, then write the final answer.";
 
+/**
+ * System prompt of the final presentation (no workflow tools).
+ * @param persona the presenter's persona, as {@link personaPrompt} softens it.
+ * @param withTools the presenter has tools (files, commands, MCP) it may use now.
+ */
 export function presentationSystemPrompt(
   systemMessage: string | undefined,
   persona?: string,
@@ -230,7 +234,7 @@ export function presentationSystemPrompt(
   return [
     persona ?? "",
     systemMessage ?? "",
-    "Your answer was chosen. Write the final answer to the original message for the user: present the winning answer (yours), keeping its conclusion (its result, choice or short answer), complete, direct, and improved with anything the other answers and the votes got right that agrees with it. Do not mention the team, the votes or the process.",
+    "Your answer (marked yours) was chosen. Write the final answer to the original message for the user: your answer with its conclusion (result, choice or short answer) kept, complete and direct, improved with what the other answers got right that agrees with it. Do not mention the team, the votes or the process.",
     withTools ? PRESENTER_TOOLS_NOTE : "",
   ]
     .filter((part) => part !== "")
@@ -241,12 +245,21 @@ export function presentationSystemPrompt(
 export const MAX_VOTE_REASON_CHARS = 300;
 
 /**
- * User message of the final presentation: the winning answer whole, the others by real agent id
- * (each once), and the votes. With `winnerConclusion` (the presentation keeps the winner's number
- * or choice: `orchestrator.presentation: keep_conclusion`), an answer with another conclusion is
- * shown as that conclusion alone (nothing of it can go into the final answer), one with the same
- * conclusion bounded like a voter sees it (`./answer-excerpt.ts`); otherwise every answer whole.
- * A vote's reason is cut to {@link MAX_VOTE_REASON_CHARS}.
+ * Other answers with the winner's conclusion shown with their working to the presenter; a later
+ * one longer than `SAME_CONCLUSION_MIN_CHARS` is only named.
+ */
+export const MAX_SAME_CONCLUSION_WORKINGS = 1;
+
+/**
+ * User message of the final presentation. With `winnerConclusion` (the presentation keeps the
+ * winner's number or choice: `orchestrator.presentation: keep_conclusion`): the presenter's own
+ * answer whole; of the other answers that reach its conclusion, the first
+ * {@link MAX_SAME_CONCLUSION_WORKINGS} bounded as a voter sees them (`./answer-excerpt.ts`) and
+ * the later long ones named in one line; answers with no conclusion whole (free-form); an answer
+ * with another conclusion left out (nothing of it can go into the final answer); the votes as
+ * counts per answer shown or named. Otherwise (free synthesis, a free-form winner) every answer
+ * whole and every vote with its reason cut to {@link MAX_VOTE_REASON_CHARS}; no votes block when
+ * nobody voted. Answers are by real agent id, each once.
  */
 export function presentationUserMessage(options: {
   question: string;
@@ -259,35 +272,62 @@ export function presentationUserMessage(options: {
   /** The conclusion of an answer, by label (`Team.conclusionOf`). */
   conclusionOf?: ((label: string) => string | undefined) | undefined;
 }): string {
-  const { winnerConclusion } = options;
-  const shown = (answer: AttributedAnswer): string => {
-    if (answer.agentId === options.presenterId || winnerConclusion === undefined)
-      return answer.content;
+  const { winnerConclusion, presenterId } = options;
+  const kept = winnerConclusion !== undefined;
+  const yours = (answer: AttributedAnswer) => answer.agentId === presenterId;
+  const blocks: string[] = [];
+  const named: AttributedAnswer[] = [];
+  const counted: AttributedAnswer[] = [];
+  let workings = 0;
+  for (const answer of options.answers) {
+    const block = (text: string) =>
+      `<answer agent="${answer.agentId}"${yours(answer) ? " yours" : ""}>\n${text}\n</answer>`;
+    if (!kept || yours(answer)) {
+      blocks.push(block(answer.content));
+      counted.push(answer);
+      continue;
+    }
     const conclusion = options.conclusionOf?.(answer.label);
-    const note = `Its conclusion: ${conclusion} (not yours; its working is left out).`;
-    // A shorter answer than the note is shown whole: it costs less than saying it is left out.
-    if (conclusion !== undefined && conclusion !== winnerConclusion)
-      return note.length < answer.content.length ? note : answer.content;
-    return boundedAnswer(answer.content);
-  };
-  const answers = options.answers.map(
-    (answer) =>
-      `<answer agent="${answer.agentId}"${answer.agentId === options.presenterId ? " yours" : ""}>\n${shown(answer)}\n</answer>`,
-  );
-  const votes =
-    options.votes.length === 0
-      ? "(no votes)"
-      : options.votes
-          .map(
-            (vote) =>
-              `${vote.voterId} voted for ${vote.targetId}: ${vote.reason.length > MAX_VOTE_REASON_CHARS ? `${vote.reason.slice(0, MAX_VOTE_REASON_CHARS)} […]` : vote.reason}`,
-          )
-          .join("\n");
+    if (conclusion !== undefined && conclusion !== winnerConclusion) continue;
+    counted.push(answer);
+    const long = answer.content.length > SAME_CONCLUSION_MIN_CHARS;
+    if (conclusion !== undefined && long && workings >= MAX_SAME_CONCLUSION_WORKINGS) {
+      named.push(answer);
+      continue;
+    }
+    if (conclusion !== undefined) workings++;
+    blocks.push(block(boundedAnswer(answer.content)));
+  }
+  const also =
+    named.length === 0
+      ? ""
+      : `Also concluding ${winnerConclusion} (working left out): ${named.map((answer) => answer.agentId).join(", ")}.`;
   return [
     ...historyBlock(options.history),
     `<ORIGINAL MESSAGE>\n${options.question}\n</ORIGINAL MESSAGE>`,
-    `<ANSWERS>\n${answers.join("\n")}\n</ANSWERS>`,
-    `<VOTES>\n${votes}\n</VOTES>`,
-    `The winning answer is ${options.presenterId}'s (marked yours).`,
-  ].join("\n\n");
+    `<ANSWERS>\n${blocks.join("\n")}\n</ANSWERS>`,
+    also,
+    kept ? voteCounts(options.votes, counted) : voteReasons(options.votes),
+  ]
+    .filter((part) => part !== "")
+    .join("\n\n");
+}
+
+/** `Votes: sim-1 2, sim-3 1.` for the answers given that have votes; "" when none has. */
+function voteCounts(votes: readonly AttributedVote[], shown: readonly AttributedAnswer[]): string {
+  const counts = shown.flatMap((answer) => {
+    const count = votes.filter((vote) => vote.targetId === answer.agentId).length;
+    return count > 0 ? [`${answer.agentId} ${count}`] : [];
+  });
+  return counts.length === 0 ? "" : `Votes: ${counts.join(", ")}.`;
+}
+
+/** The votes block, each vote with its reason cut to {@link MAX_VOTE_REASON_CHARS}; "" when none. */
+function voteReasons(votes: readonly AttributedVote[]): string {
+  if (votes.length === 0) return "";
+  const lines = votes.map(
+    (vote) =>
+      `${vote.voterId} voted for ${vote.targetId}: ${vote.reason.length > MAX_VOTE_REASON_CHARS ? `${vote.reason.slice(0, MAX_VOTE_REASON_CHARS)} […]` : vote.reason}`,
+  );
+  return `<VOTES>\n${lines.join("\n")}\n</VOTES>`;
 }

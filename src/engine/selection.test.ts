@@ -251,7 +251,10 @@ describe("the presentation keeps the winner's conclusion", () => {
   test("the presenter is told to present the winning answer", async () => {
     const { backends } = await runScripted(team("Final answer: 18"));
     const request = backends.a!.requests.at(-1)!;
-    expect(request.system).toContain("present the winning answer (yours), keeping its conclusion");
-    expect(JSON.stringify(request.messages)).toContain("The winning answer is a's (marked yours)");
+    expect(request.system).toContain("Your answer (marked yours) was chosen");
+    expect(request.system).toContain(
+      "your answer with its conclusion (result, choice or short answer) kept",
+    );
+    expect(JSON.stringify(request.messages)).toContain('<answer agent=\\"a\\" yours>');
   });
 });

@@ -84,11 +84,11 @@ describe("voting mode", () => {
     });
     // Round 1: nothing to vote for, so vote is not offered.
     expect(backends.b!.requests[0]!.tools.map((tool) => tool.name)).toEqual(["new_answer"]);
-    // The presentation sees real ids and the votes with reasons, and has no tools.
+    // The presentation sees real ids and, keeping the number 4, the vote counts; no tools.
     const presentation = backends.a!.requests[2]!;
     expect(presentation.tools).toEqual([]);
     expect(presentation.messages[0]!.content).toContain('agent="c"');
-    expect(presentation.messages[0]!.content).toContain("b voted for a: same answer");
+    expect(presentation.messages[0]!.content).toContain("Votes: a 3.");
   });
 
   test("a late better answer resets the votes and everyone re-votes", async () => {

@@ -18,8 +18,8 @@
  * it could vote.
  *
  * Every draw is logged (`draws`), so a test can compute the simulated truth itself. Team draws
- * (`team: true`) come from runs with several agents (the system prompt says "You are one of");
- * the others from single-agent runs. Imports nothing from vitest: it is built into dist/.
+ * (`team: true`) come from runs with several agents (an answering round's system prompt says
+ * "You are one of", a voting round offers `vote`); the others from single-agent runs. Imports nothing from vitest: it is built into dist/.
  */
 import type { FakeHandler } from "./fake-openai-server.js";
 import { summarizeRequest } from "./fake-openai/summarize-request.js";
@@ -159,6 +159,10 @@ export function simulatedAgents(options: SimulationOptions): {
             }),
           );
     const own = shown.find((entry) => entry.anon === `agent${position}`)?.value;
+    // A team's request: an answering round says the agent is one of a team, a round that shows
+    // answers offers the vote (a single agent's says neither).
+    const team =
+      /You are one of \d+ agents/.test(summary.system) || summary.toolNames.includes("vote");
     // An agent with no answer yet answers when it may (a failed first round, then a round that
     // shows the others' answers); otherwise it votes. A tie round's fresh answer shows none.
     const answers = own === undefined && summary.toolNames.includes("new_answer");
@@ -167,7 +171,7 @@ export function simulatedAgents(options: SimulationOptions): {
       let target = shown.find((entry) => entry.value === own)?.anon ?? `agent${position}`;
       const right = shown.find((entry) => entry.value === truth);
       if (options.q !== undefined && right !== undefined && own !== truth) {
-        const key = `vote|${agent}|${item}|${/You are one of \d+ agents/.test(summary.system)}`;
+        const key = `vote|${agent}|${item}|${team}`;
         const occurrence = (occurrences.get(key) ?? 0) + 1;
         occurrences.set(key, occurrence);
         if (mulberry32(fnv1a(`${options.seed}|${key}|${occurrence}`))() < options.q)
@@ -182,7 +186,6 @@ export function simulatedAgents(options: SimulationOptions): {
     }
     calls.answer++;
     const p = typeof options.p === "number" ? options.p : (options.p[agent] ?? 0);
-    const team = /You are one of \d+ agents/.test(summary.system);
     const key = `${agent}|${item}|${team}`;
     const occurrence = (occurrences.get(key) ?? 0) + 1;
     occurrences.set(key, occurrence);

@@ -34,6 +34,8 @@ export type ModeSettings = Pick<
   presentation?: OrchestratorConfig["presentation"] | undefined;
   /** `orchestrator.tie_break` (voting mode, `../tie-break.ts`); absent: `fresh_answers`. */
   tie_break?: OrchestratorConfig["tie_break"] | undefined;
+  /** `orchestrator.unanimous` (voting mode, `../unanimous.ts`); absent: `vote`. */
+  unanimous?: OrchestratorConfig["unanimous"] | undefined;
   /** Real id of the agent that presents (quick, decomposition); default per mode. */
   presenter_agent?: string | undefined;
   /** Planning mode: `--plan-depth`, `--plan-steps`, `--plan-chunks`, `--broadcast`. */
