@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ev } from "./event-envelope.js";
 
-/** Builds the schemas of the answer events (see `buildCoordEventSchema` for why on demand). */
+/** Builds the schemas of the answers and votes (see `buildCoordEventSchema` for why on demand). */
 export function answerEventSchemas() {
   return {
     answer: ev("answer", {
@@ -34,6 +34,15 @@ export function answerEventSchemas() {
       causeLabel: z.string(),
       cleared: z.number().int().nonnegative(),
     }),
+  };
+}
+
+/**
+ * Builds the schemas of how the run's answer is chosen and given: the `winner` and the presenter's
+ * streamed final answer (see `buildCoordEventSchema` for why on demand).
+ */
+export function outcomeEventSchemas() {
+  return {
     winner: ev("winner", {
       anonId: z.string(),
       label: z.string(),

@@ -14,10 +14,10 @@
  * Units: every `*Ms` field is milliseconds; token counts are tokens; `time` is ISO-8601 UTC.
  */
 import { z } from "zod";
-import { answerEventSchemas } from "./answer-events.js";
+import { answerEventSchemas, outcomeEventSchemas } from "./answer-events.js";
 import { failureEventSchemas } from "./failure-events.js";
-import { modeEventSchemas } from "./mode-events.js";
-import { roundEventSchemas } from "./round-events.js";
+import { agentSetupEventSchemas, planEventSchemas } from "./mode-events.js";
+import { roundEventSchemas, usageEventSchemas } from "./round-events.js";
 import { runEventSchemas } from "./run-events.js";
 
 export { EVENT_SCHEMA_VERSION } from "./event-envelope.js";
@@ -34,9 +34,9 @@ export { CoordinationMode, RunEndReason, StopReason } from "./run-events.js";
  */
 function buildCoordEventSchema() {
   const run = runEventSchemas();
-  const round = roundEventSchemas();
-  const answers = answerEventSchemas();
-  const modes = modeEventSchemas();
+  const round = { ...roundEventSchemas(), ...usageEventSchemas() };
+  const answers = { ...answerEventSchemas(), ...outcomeEventSchemas() };
+  const modes = { ...agentSetupEventSchemas(), ...planEventSchemas() };
   const failures = failureEventSchemas();
   return z.discriminatedUnion("type", [
     run.runStart,

@@ -7,8 +7,11 @@ import { z } from "zod";
 import { ev } from "./event-envelope.js";
 import { PlanTask } from "./plan.js";
 
-/** Builds the schemas of the mode events (see `buildCoordEventSchema` for why on demand). */
-export function modeEventSchemas() {
+/**
+ * Builds the schemas of the events that set an agent up or stop it outside voting: its persona,
+ * its subtask and its stop (see `buildCoordEventSchema` for why on demand).
+ */
+export function agentSetupEventSchemas() {
   return {
     /**
      * Decomposition mode: the agent stopped working on its subtask, `complete` (its current answer
@@ -34,6 +37,24 @@ export function modeEventSchemas() {
       subtask: z.string(),
       source: z.enum(["config", "decomposer", "fallback"]),
     }),
+    /**
+     * The persona put before the agent's system message (persona generation, before the first
+     * round). `source`: `generated` by this run's persona call, or `session`: reused from an earlier
+     * turn (`persist_across_turns`). Absent means `generated`.
+     */
+    persona: ev("persona", {
+      persona: z.string(),
+      source: z.enum(["generated", "session"]).optional(),
+    }),
+  };
+}
+
+/**
+ * Builds the schemas of the planning and execution modes' events: plans, broadcast questions and
+ * replies, the plan a run executes and its tasks (see `buildCoordEventSchema` for why on demand).
+ */
+export function planEventSchemas() {
+  return {
     /**
      * Planning mode: an accepted plan, right after the `answer` event of the same label (whose
      * `content` is the plan as Markdown). The winner's plan is what `plan.json` stores.
@@ -92,15 +113,6 @@ export function modeEventSchemas() {
     taskAdded: ev("task-added", {
       round: z.number().int().positive(),
       task: PlanTask,
-    }),
-    /**
-     * The persona put before the agent's system message (persona generation, before the first
-     * round). `source`: `generated` by this run's persona call, or `session`: reused from an earlier
-     * turn (`persist_across_turns`). Absent means `generated`.
-     */
-    persona: ev("persona", {
-      persona: z.string(),
-      source: z.enum(["generated", "session"]).optional(),
     }),
   };
 }

@@ -79,6 +79,20 @@ export function roundEventSchemas() {
       /** `step`: after a tool result mid-round; `vote-refused`: in the refusal of a stale vote; `restart`: an idle agent started again. */
       via: z.enum(["step", "vote-refused", "restart"]),
     }),
+    roundEnd: ev("round-end", {
+      round: z.number().int().positive(),
+      outcome: RoundOutcome,
+      durationMs: z.number().nonnegative(),
+    }),
+  };
+}
+
+/**
+ * Builds the schema of the `usage` event, one per model call: tokens, cost and timing (see
+ * `buildCoordEventSchema` for why on demand).
+ */
+export function usageEventSchemas() {
+  return {
     usage: ev("usage", {
       round: z.number().int().positive(),
       backend: z.string(),
@@ -101,11 +115,6 @@ export function roundEventSchemas() {
        * failed request sent.
        */
       failed: z.boolean().optional(),
-    }),
-    roundEnd: ev("round-end", {
-      round: z.number().int().positive(),
-      outcome: RoundOutcome,
-      durationMs: z.number().nonnegative(),
     }),
   };
 }
