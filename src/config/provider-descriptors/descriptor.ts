@@ -1,7 +1,8 @@
 /**
  * The shape of a provider descriptor: everything coord knows about one backend type, in one
- * place. The config schema's enum, the config reference's key list, the key checks, the backend
- * registry, pricing and tracing all read these (docs/architecture.md "Where a new feature
+ * place. The config schema's enum and capability descriptions, the config reference's key list,
+ * the key checks, the setup wizard, the `chatcompletion` host table, `--validate --offline`, the
+ * backend registry, pricing and tracing all read these (docs/architecture.md "Where a new feature
  * lives"); the registry adds the factory (`src/backends/providers/index.ts`).
  */
 

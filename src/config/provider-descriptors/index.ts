@@ -3,7 +3,8 @@
  * order `--help`, the schema and the docs list them. Adding a provider is one file here (plus its
  * line below) and, when no existing implementation speaks its API, its backend module and the
  * implementation's factory in `src/backends/providers/index.ts`. `./descriptors.test.ts`
- * checks that the schema, docs, key checks, registry and pricing all know every descriptor.
+ * checks that the schema, docs, key checks, wizard, host table, registry and pricing all know
+ * every descriptor; `./descriptors-scan.test.ts` that no other source file copies their facts.
  */
 import type { OfferedDescriptor, ProviderCapabilities, ProviderDescriptor } from "./descriptor.js";
 import { openai } from "./openai.js";
