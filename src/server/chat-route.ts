@@ -19,6 +19,7 @@ import { createFailureMemory } from "./failure-memory.js";
 import { withGeneration } from "./generation-override.js";
 import { isJsonContentType, sendError } from "./http-guards.js";
 import { teamForModel, type ServedTeam } from "./served-team.js";
+import { createTeamCache, type TeamCache } from "./team-cache.js";
 
 /** Default cap on a request body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -111,11 +112,12 @@ function serveChatCompletion(
   const route: RouteContext = { options, now, onLog };
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const failures = createFailureMemory({ now, ttlMs: options.failureMemoryMs });
+  const teams = createTeamCache();
 
   return async (c) => {
     const text = await c.req.text();
     const request = readChatRequest(parseJsonBody(text), { stream: options.stream === true });
-    const routed = options.team ?? (await routedTeam(options, request.model));
+    const routed = options.team ?? (await routedTeam(options, request.model, teams));
     // The request's temperature, max_tokens, stop: for this run's agents only.
     const { generation, generationFields } = request.options;
     const config = withGeneration(
@@ -256,8 +258,15 @@ function serverBusy(c: Context<AppEnv>, maxInFlight: number): Response {
   );
 }
 
-/** The team a request's `model` names, when the server has none of its own (400 if routing is off). */
-async function routedTeam(options: AppOptions, model: string | undefined): Promise<ServedTeam> {
+/**
+ * The team a request's `model` names, when the server has none of its own (400 if routing is off);
+ * a `path:` or `@examples/` team loaded before and unchanged since comes from `cache`.
+ */
+async function routedTeam(
+  options: AppOptions,
+  model: string | undefined,
+  cache: TeamCache,
+): Promise<ServedTeam> {
   if (options.modelRouting === false) {
     throw new ApiError(
       400,
@@ -270,5 +279,6 @@ async function routedTeam(options: AppOptions, model: string | undefined): Promi
     env: options.env,
     teamsDir: options.teamsDir,
     allowActing: options.allowActingTeams === true,
+    cache,
   });
 }

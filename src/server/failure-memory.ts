@@ -12,6 +12,27 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "./api-error.js";
 
+/**
+ * The SHA-256 (hex) of a config's JSON, computed once per config object: a server's team (and a
+ * routed one, `./team-cache.ts`) is the same object on every request, and a loaded config is never
+ * changed in place (a request's overrides make a copy, `./generation-override.ts`).
+ */
+const configDigests = new WeakMap<object, string>();
+
+function configDigest(config: unknown): string {
+  const digest = (value: unknown) =>
+    createHash("sha256")
+      .update(JSON.stringify(value) ?? "")
+      .digest("hex");
+  if (typeof config !== "object" || config === null) return digest(config);
+  let known = configDigests.get(config);
+  if (known === undefined) {
+    known = digest(config);
+    configDigests.set(config, known);
+  }
+  return known;
+}
+
 /** How long a failed run answers its repeats, ms: longer than LangChain's 6 retries (≤ 126 s). */
 export const FAILURE_MEMORY_MS = 180_000;
 
@@ -76,7 +97,7 @@ export function createFailureMemory(options: {
       createHash("sha256")
         .update(teamId)
         .update("\0")
-        .update(JSON.stringify(config) ?? "")
+        .update(configDigest(config))
         .update("\0")
         .update(body)
         .digest("hex"),

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { ApiError } from "./api-error.js";
+import { createApp } from "./app.js";
 import { teamForModel, type TeamContext } from "./served-team.js";
 import { createTeamCache, TEAM_CACHE_ENTRIES } from "./team-cache.js";
 
@@ -92,6 +93,27 @@ describe("path: teams", () => {
     const first = await teamForModel("path:team.yaml", uncached);
     expect(await teamForModel("path:team.yaml", uncached)).not.toBe(first);
   });
+});
+
+test("the server answers an edited path: team with the edit, request after request", async () => {
+  const server = createApp({ env: {}, cwd: root, teamsDir, version: "0.0.0-test" });
+  const answer = async () => {
+    const response = await server.request("/v1/chat/completions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "path:team.yaml", messages: [{ role: "user", content: "?" }] }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { choices: [{ message: { content: string } }] };
+    return body.choices[0].message.content;
+  };
+  const team = (text: string) =>
+    `agents:\n  - id: one\n    backend: { type: scripted, steps: [{ answer: '${text}' }] }\n`;
+  await writeFile(join(teamsDir, "team.yaml"), team("First."));
+  expect(await answer()).toBe("First.");
+  expect(await answer()).toBe("First.");
+  await writeFile(join(teamsDir, "team.yaml"), team("Edited."));
+  expect(await answer()).toBe("Edited.");
 });
 
 describe("@examples/ teams", () => {
