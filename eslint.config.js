@@ -122,6 +122,8 @@ const BANNED = {
     "eval",
   ],
   logs: ["backends", "tools", "engine", "runner", "ui", "server", "tracing", "commands", "eval"],
+  // The runner prepares and starts runs, and holds the one turn every front door runs (runTurn:
+  // the commands and the server alike), so it imports none of them.
   runner: ["logs", "ui", "server", "tracing", "commands", "eval"],
   "ui/plain": [
     "backends",

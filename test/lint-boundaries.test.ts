@@ -4,8 +4,9 @@
  * on a file in src/engine/ that imports the runner or node:fs, on a cross-folder import that
  * bypasses a folder's index.ts, on session/ importing store/ or the sessions registry or any Node
  * module (the view model is pure: the browser page bundles it), on the contract (events/) importing
- * the plan's rules and on those rules importing the engine; the same imports through an allowed
- * path pass.
+ * the plan's rules and on those rules importing the engine, and on the runner (where the one turn
+ * every front door runs lives, the server's included) importing a command; the same imports
+ * through an allowed path pass.
  */
 import { ESLint } from "eslint";
 import { describe, expect, test } from "vitest";
@@ -20,6 +21,7 @@ const FIXTURES = [
   "src/ui/web/lint-fixture.ts",
   "src/events/lint-fixture.ts",
   "src/plan/lint-fixture.ts",
+  "src/runner/lint-fixture.ts",
 ];
 
 /** Lints `code` as if it were the file `path` (one of {@link FIXTURES}). */
@@ -160,6 +162,21 @@ describe("the folder contract, by lint", () => {
     const down = await lint(
       "src/plan/lint-fixture.ts",
       'import { PlanTask } from "../events/index.js";\nexport const used = PlanTask;\n',
+    );
+    expect(down).toEqual([]);
+  }, 60_000);
+
+  test("the one turn lives in runner/, below every door (the server's too): runner/ may not import commands/; the sessions registry it records in, it may", async () => {
+    const up = await lint(
+      "src/runner/lint-fixture.ts",
+      'import { runQuestion } from "../commands/run.js";\nexport const used = runQuestion;\n',
+    );
+    expect(up.map((entry) => entry.message)).toEqual([
+      expect.stringContaining("src/runner/ may not import from src/commands/") as unknown as string,
+    ]);
+    const down = await lint(
+      "src/runner/lint-fixture.ts",
+      'import { historyFromTurns } from "../sessions/index.js";\nexport const used = historyFromTurns;\n',
     );
     expect(down).toEqual([]);
   }, 60_000);
