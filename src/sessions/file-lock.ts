@@ -8,9 +8,14 @@
  * Its own few lines rather than that package (issue 29, start-up): the package loads
  * `graceful-fs` (which patches `fs.close` for the whole process), `signal-exit` and `retry`
  * before a run's first model request, and spends two more file system calls per lock probing
- * the time precision. Here taking a free lock is one `mkdir` and releasing it one `rmdir`.
+ * the time precision. Here taking a free lock is one `mkdir` and releasing it one `rmdir`, both
+ * synchronous (a directory entry, well under a millisecond on a local disk): a run takes the lock
+ * three times, twice on its way to the first model request and once after its last response,
+ * and each asynchronous call would wait for a thread of libuv's pool and then for the main
+ * thread again (on a loaded machine, each of those waits costs milliseconds). Only a lock held by
+ * another process is waited for asynchronously.
  */
-import { rmdirSync } from "node:fs";
+import { mkdirSync, rmdirSync } from "node:fs";
 import { mkdir, rmdir, stat, utimes } from "node:fs/promises";
 
 /** How long a lock may go without a refresh before others break it (ms). */
@@ -52,13 +57,15 @@ const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /**
  * One attempt to take the lock directory: true when this process made it. A directory older
- * than {@link STALE_MS} is removed and made again (at most once per attempt).
+ * than {@link STALE_MS} is removed and made again (at most once per attempt). The `first`
+ * attempt makes the directory synchronously (see the module comment).
  * @throws the file system error when the directory cannot be made (e.g. no parent directory).
  */
-async function tryAcquire(dir: string, now: () => number): Promise<boolean> {
+async function tryAcquire(dir: string, now: () => number, first: boolean): Promise<boolean> {
   for (let breakStale = true; ; breakStale = false) {
     try {
-      await mkdir(dir);
+      if (first) mkdirSync(dir);
+      else await mkdir(dir);
       return true;
     } catch (error) {
       if (code(error) !== "EEXIST") throw error;
@@ -141,7 +148,7 @@ export async function withFileLock<T>(
   const now = options.now ?? Date.now;
   const retries = options.retries ?? RETRIES.retries;
   try {
-    for (let attempt = 0; !(await tryAcquire(dir, now)); attempt++) {
+    for (let attempt = 0; !(await tryAcquire(dir, now, attempt === 0)); attempt++) {
       if (attempt >= retries) {
         throw new FileLockError(
           `${path} is locked by another coord process (${dir}): try again; if no coord is running, delete that lock`,
@@ -170,6 +177,12 @@ export async function withFileLock<T>(
   } finally {
     stop();
     // A lost lock belongs to someone else now (or to no one): leave it.
-    if (!lost && held.delete(dir)) await rmdir(dir).catch(() => undefined);
+    if (!lost && held.delete(dir)) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // already gone (removed by hand): nothing to release
+      }
+    }
   }
 }

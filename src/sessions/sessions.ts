@@ -17,6 +17,7 @@
  * Paths come from the injected `home`; times from the injected `now`; the process id and the
  * "is it alive" check are injectable too (CONTRIBUTING.md rule 9).
  */
+import { mkdirSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { StoredFileError } from "../errors.js";
@@ -154,10 +155,15 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const turnsDir = (id: string) => childPath(join(root, "sessions"), id);
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function read(): Promise<SessionRecord[]> {
+  /**
+   * The registry's records. Synchronous, like the lock (file-lock.ts): one small file (at most
+   * REGISTRY_CAP records), read without waiting for libuv's pool twice on a run's way to its first
+   * model request and once after its last response.
+   */
+  function read(): SessionRecord[] {
     let text: string;
     try {
-      text = await readFile(registryPath, "utf8");
+      text = readFileSync(registryPath, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
@@ -184,9 +190,9 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
    */
   function mutate<T>(change: (sessions: SessionRecord[]) => T | Promise<T>): Promise<T> {
     const run = queue.then(async () => {
-      await mkdir(root, { recursive: true });
+      mkdirSync(root, { recursive: true });
       return withFileLock(registryPath, async () => {
-        const sessions = await read();
+        const sessions = read();
         for (const record of sessions) if (isStale(record, isAlive)) record.status = "interrupted";
         const result = await change(sessions);
         await archiveOverflow(archivePath, sessions);
@@ -230,7 +236,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   return {
     registryPath,
     async list() {
-      const all = withArchived(await read(), await readArchive(archivePath));
+      const all = withArchived(read(), await readArchive(archivePath));
       const sessions = all.map((record) => withLiveStatus(record, isAlive));
       return sessions.sort((a, b) =>
         a.started_at === b.started_at
@@ -242,7 +248,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     },
     async get(id) {
       const record =
-        (await read()).find((session) => session.id === id) ??
+        read().find((session) => session.id === id) ??
         (await readArchive(archivePath)).find((session) => session.id === id);
       return record && withLiveStatus(record, isAlive);
     },
