@@ -3,7 +3,8 @@
  * clock, as protocol traces. With `skip_votes`, answers that all reach one conclusion end voting
  * without the vote round (a scripted vote left unplayed would fail `assertDone`, an extra call
  * would fail the script); two conclusions, a free-form answer, an agent still without an answer,
- * or the default `vote` keep the vote round.
+ * or the default `vote` keep the vote round; after a tie round whose fresh answers all agree, the
+ * second vote is skipped too.
  */
 import { describe, expect, test } from "vitest";
 import type { CoordEvent } from "../events/index.js";
@@ -111,6 +112,39 @@ describe("orchestrator.unanimous: skip_votes", () => {
       "b answer agent2.1",
       "- warning orchestrator: every answer concludes 18; voting ends without a vote round (orchestrator.unanimous: skip_votes)",
       "a winner agent1 agent1.1 votes=0 votes",
+    ]);
+  });
+});
+
+describe("orchestrator.unanimous: skip_votes after a tie round", () => {
+  test("fresh answers that all agree: the second vote is skipped too", async () => {
+    const { events, backends } = await runScripted(
+      {
+        a: [
+          { answer: "The answer is 18." },
+          { vote: "agent1", reason: "mine" },
+          { answer: "9 × 2 = 18" },
+        ],
+        b: [
+          { delay_ms: 5, answer: "The answer is 20." },
+          { vote: "agent2", reason: "mine" },
+          { answer: "Answer: 18" },
+        ],
+        c: [
+          { delay_ms: 9, answer: "The answer is 19." },
+          { vote: "agent3", reason: "mine" },
+          { answer: "#### 18" },
+        ],
+      },
+      { settings: { unanimous: "skip_votes", skip_final_presentation: true } },
+    );
+    assertAllDone(backends);
+    expect(usages(events)).toBe(9); // 3 answers, 3 votes, 3 fresh answers: no second vote
+    expect(trace(events).filter((line) => / (warning|winner|final-answer) /.test(line))).toEqual([
+      "- warning orchestrator: the vote is tied between agent1.1 (18), agent2.1 (20), agent3.1 (19); each agent answers the question again without seeing the answers, then the team votes again (orchestrator.tie_break: fresh_answers)",
+      "- warning orchestrator: every answer concludes 18; voting ends without a vote round (orchestrator.unanimous: skip_votes)",
+      "a winner agent1 agent1.2 votes=0 votes",
+      "a final-answer agent1.final answer: 9 × 2 = 18",
     ]);
   });
 });
