@@ -110,59 +110,10 @@ export async function runChatCompletion(
 ): Promise<CompletionResult> {
   const lines: string[] = [];
   const { responseFormat } = request.options;
-  const system = [request.systemMessage, responseFormat && formatInstruction(responseFormat)]
-    .filter((part) => part !== undefined)
-    .join("\n\n");
-  let writer: { debug(message: string): void } | undefined;
-  let turn: RunningTurn;
-  try {
-    turn = await runTurn({
-      prepared: { ...team, configPath: team.path, env: context.env },
-      question: request.question,
-      history: request.history,
-      io: {
-        cwd: context.cwd,
-        home: context.env.HOME ?? homedir(),
-        version: context.version,
-        argv: context.cliArgs,
-      },
-      logs: context.logRoot !== undefined,
-      logRoot: context.logRoot,
-      debug: context.debug,
-      tracing: context.tracing,
-      signal: context.signal,
-      start: {
-        ...(system !== "" ? { extraSystemMessage: system } : {}),
-        ...(context.clock ? { clock: context.clock } : {}),
-        ...(context.fetch ? { fetch: context.fetch } : {}),
-      },
-      onStarted: ({ handle }) => (writer = handle.writer),
-      subscribers: [
-        traceSubscriber((line) => {
-          lines.push(line);
-          context.onLine?.(line);
-        }),
-        ...(context.debug
-          ? [
-              traceSubscriber((line) => {
-                writer?.debug(line);
-                context.onTrace?.(line);
-              }),
-            ]
-          : []),
-      ],
-      subscriberName: "a subscriber of the run",
-      warn: (line) => context.onWarning?.(line),
-    });
-  } catch (error) {
-    const { ConfigError } = await import("../errors.js");
-    if (error instanceof ConfigError) {
-      throw new ApiError(500, `the team cannot run: ${error.message}`, {
-        code: "team_setup_failed",
-      });
-    }
-    throw error;
-  }
+  const turn = await startTurn(team, request, context, (line) => {
+    lines.push(line);
+    context.onLine?.(line);
+  });
   const result = await turn.finished;
   const { state } = result;
   const logDir =
@@ -204,6 +155,71 @@ export async function runChatCompletion(
     logDir,
     degraded: state.degraded,
   };
+}
+
+/**
+ * Starts the request's run as one turn (src/runner/turn.ts) without a memory session: the
+ * request's earlier messages are its history, its system message and the JSON instruction of
+ * `response_format` go to every agent, and each trace line goes to `onLine` (and, with `debug`,
+ * to coord_debug.log and {@link CompletionContext.onTrace}).
+ * @throws ApiError 500 `team_setup_failed` when the team cannot be set up (a ConfigError).
+ */
+async function startTurn(
+  team: ServedTeam,
+  request: ChatRequest,
+  context: CompletionContext,
+  onLine: (line: string) => void,
+): Promise<RunningTurn> {
+  const { responseFormat } = request.options;
+  const system = [request.systemMessage, responseFormat && formatInstruction(responseFormat)]
+    .filter((part) => part !== undefined)
+    .join("\n\n");
+  let writer: { debug(message: string): void } | undefined;
+  const debugLines = traceSubscriber((line) => {
+    writer?.debug(line);
+    context.onTrace?.(line);
+  });
+  try {
+    return await runTurn({
+      prepared: {
+        config: team.config,
+        configPath: team.path,
+        env: context.env,
+        mode: team.mode,
+        agentIndexes: team.agentIndexes,
+      },
+      question: request.question,
+      history: request.history,
+      io: {
+        cwd: context.cwd,
+        home: context.env.HOME ?? homedir(),
+        version: context.version,
+        argv: context.cliArgs,
+      },
+      logs: context.logRoot !== undefined,
+      logRoot: context.logRoot,
+      debug: context.debug,
+      tracing: context.tracing,
+      signal: context.signal,
+      start: {
+        ...(system !== "" ? { extraSystemMessage: system } : {}),
+        ...(context.clock ? { clock: context.clock } : {}),
+        ...(context.fetch ? { fetch: context.fetch } : {}),
+      },
+      onStarted: ({ handle }) => (writer = handle.writer),
+      subscribers: [traceSubscriber(onLine), ...(context.debug ? [debugLines] : [])],
+      subscriberName: "a subscriber of the run",
+      warn: (line) => context.onWarning?.(line),
+    });
+  } catch (error) {
+    const { ConfigError } = await import("../errors.js");
+    if (error instanceof ConfigError) {
+      throw new ApiError(500, `the team cannot run: ${error.message}`, {
+        code: "team_setup_failed",
+      });
+    }
+    throw error;
+  }
 }
 
 /** The run's token totals in OpenAI's `usage` shape. */
