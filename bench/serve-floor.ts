@@ -5,7 +5,8 @@
  * servers that make the same 7 model requests per incoming request: the floor
  * (`floor-server.ts`, plain `node:http`) and the provider SDK's ceiling (`sdk-floor-server.ts`,
  * the same calls through `@ai-sdk/openai-compatible`, which coord's backend uses). All are
- * measured in alternating slices in the same run, with and without run logs.
+ * measured in alternating slices in the same run: with and without run logs, and the same team
+ * routed (`--teams`, each request naming `path:team.yaml`).
  *
  * Besides requests per second, each server's CPU per answered request (user + system from
  * `/proc/<pid>/stat`, Linux; omitted elsewhere): on a shared machine the CPU figures and their
@@ -17,7 +18,7 @@
  * includes the profiler's) and its self time is printed by place (`cpu-attribution.ts`).
  */
 import autocannon, { type Result } from "autocannon";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,11 +40,18 @@ const BODY = JSON.stringify({
   model: "coord",
   messages: [{ role: "user", content: "What is 2+2?" }],
 });
+/** The same request to a server without a team of its own: `model` names the file in `--teams`. */
+const ROUTED_BODY = JSON.stringify({
+  model: "path:team.yaml",
+  messages: [{ role: "user", content: "What is 2+2?" }],
+});
 
 /** A server under load: its slices' results and the CPU it spent in them (ms; NaN: unknown). */
 interface Measured {
   target: Target;
   url: string;
+  /** The request body it is sent. */
+  body: string;
   results: Result[];
   cpuMs: number;
 }
@@ -73,22 +81,22 @@ function processCpuMs(pid: number | undefined): number | undefined {
   }
 }
 
-async function slice(url: string, seconds: number): Promise<Result> {
+async function slice(server: Measured, seconds: number): Promise<Result> {
   return autocannon({
-    url,
+    url: server.url,
     connections: CONCURRENCY,
     duration: seconds,
     timeout: 60,
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: BODY,
+    body: server.body,
   });
 }
 
 /** Loads `server` for one slice, adding its result and the CPU it spent. */
 async function measureSlice(server: Measured, seconds: number): Promise<void> {
   const before = processCpuMs(server.target.child.pid);
-  server.results.push(await slice(server.url, seconds));
+  server.results.push(await slice(server, seconds));
   const after = processCpuMs(server.target.child.pid);
   server.cpuMs += before === undefined || after === undefined ? NaN : after - before;
 }
@@ -161,25 +169,25 @@ export async function serveFloorRows(): Promise<Row[]> {
         `    backend: { type: chatcompletion, model: model-${index}, base_url: "${model.url}/v1" }`,
       );
     }
-    writeFileSync(join(dir, "team.yaml"), `${team.join("\n")}\n`);
+    const teamsDir = join(dir, "teams");
+    mkdirSync(teamsDir);
+    writeFileSync(join(teamsDir, "team.yaml"), `${team.join("\n")}\n`);
     const env = { ...process.env, HOME: dir };
     const profDir = join(dir, "cpu-prof");
     const profiled = process.env.COORD_BENCH_CPU_PROF === "1";
-    const serve = async (logs: boolean, cli = CLI): Promise<Measured> => {
+    /** `coord serve` with the team as `--config` or, `routed`, as `path:team.yaml` of `--teams`. */
+    const serve = async (
+      options: { logs: boolean; routed?: boolean },
+      cli = CLI,
+    ): Promise<Measured> => {
       const target = await startTarget(
         [
-          ...(logs && cli === CLI && profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []),
-          ...[
-            cli,
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--config",
-            join(dir, "team.yaml"),
-          ],
-          ...(logs ? [] : ["--no-logs"]),
+          ...(options.logs && !options.routed && cli === CLI && profiled
+            ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`]
+            : []),
+          ...[cli, "serve", "--host", "127.0.0.1", "--port", "0"],
+          ...(options.routed ? ["--teams", teamsDir] : ["--config", join(teamsDir, "team.yaml")]),
+          ...(options.logs ? [] : ["--no-logs"]),
         ],
         { env: { ...env, COORD_LOG_DIR: join(dir, "logs") } },
       );
@@ -187,20 +195,27 @@ export async function serveFloorRows(): Promise<Row[]> {
       return {
         target,
         url: `${target.url}/v1/chat/completions`,
+        body: options.routed ? ROUTED_BODY : BODY,
         results: [],
         cpuMs: 0,
       };
     };
-    const coord = await serve(false);
-    const logged = await serve(true);
+    const coord = await serve({ logs: false });
+    const logged = await serve({ logs: true });
+    const routed = await serve({ logs: true, routed: true });
     const baselineCli = process.env.COORD_BENCH_BASELINE_CLI;
-    const before = baselineCli === undefined ? undefined : await serve(true, baselineCli);
-    const coords = [coord, logged, ...(before ? [before] : [])];
-    for (const { url } of coords) {
+    const before = baselineCli === undefined ? undefined : await serve({ logs: true }, baselineCli);
+    const routedBefore =
+      baselineCli === undefined
+        ? undefined
+        : await serve({ logs: true, routed: true }, baselineCli);
+    const coords = [coord, routed, ...(routedBefore ? [routedBefore] : []), logged];
+    if (before) coords.push(before);
+    for (const { url, body } of coords) {
       const first = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: BODY,
+        body,
       });
       if (!first.ok) throw new Error(`coord serve answered ${first.status}: ${await first.text()}`);
       await first.text();
@@ -212,11 +227,11 @@ export async function serveFloorRows(): Promise<Row[]> {
     for (const script of ["floor-server.js", "sdk-floor-server.js"]) {
       const target = await startTarget([join(HERE, script), plan]);
       started.push(target);
-      floors.push({ target, url: `${target.url}/`, results: [], cpuMs: 0 });
+      floors.push({ target, url: `${target.url}/`, body: BODY, results: [], cpuMs: 0 });
     }
     const [floor, sdk] = floors as [Measured, Measured];
     const servers = [floor, sdk, ...coords];
-    for (const server of servers) await slice(server.url, 1); // warm-up
+    for (const server of servers) await slice(server, 1); // warm-up
     for (let index = 0; index < SLICES; index++) {
       for (const server of servers) await measureSlice(server, SLICE_SECONDS);
     }
@@ -232,6 +247,13 @@ export async function serveFloorRows(): Promise<Row[]> {
         ? ""
         : `; SDK ceiling on one core ${(1000 / ceiling.cpuPerRequestMs / base.rps).toFixed(2)}× floor`;
     const beforeLoad = before && pool(before);
+    /** A row of a server judged against the floor, without a goal of its own. */
+    const loadRow = (figure: string, load: Load): Row => ({
+      figure,
+      value: `${load.rps.toFixed(0)} req/s`,
+      ratio: ratio(load),
+      note: loadNote(load),
+    });
     return [
       {
         figure: `coord serve with run logs, 3-agent team, c=${CONCURRENCY}`,
@@ -243,27 +265,25 @@ export async function serveFloorRows(): Promise<Row[]> {
       },
       ...(profiled ? [attributionRow(profDir)] : []),
       ...(beforeLoad
+        ? [loadRow("  before: coord serve with run logs (COORD_BENCH_BASELINE_CLI)", beforeLoad)]
+        : []),
+      loadRow(`coord serve --no-logs, 3-agent team, c=${CONCURRENCY}`, noLogs),
+      loadRow(
+        "coord serve --teams, model path:team.yaml (a routed team), with run logs",
+        pool(routed),
+      ),
+      ...(routedBefore
         ? [
-            {
-              figure: `  before: coord serve with run logs (COORD_BENCH_BASELINE_CLI)`,
-              value: `${beforeLoad.rps.toFixed(0)} req/s`,
-              ratio: ratio(beforeLoad),
-              note: loadNote(beforeLoad),
-            },
+            loadRow(
+              "  before: the same routed server (COORD_BENCH_BASELINE_CLI)",
+              pool(routedBefore),
+            ),
           ]
         : []),
-      {
-        figure: `coord serve --no-logs, 3-agent team, c=${CONCURRENCY}`,
-        value: `${noLogs.rps.toFixed(0)} req/s`,
-        ratio: ratio(noLogs),
-        note: loadNote(noLogs),
-      },
-      {
-        figure: `  provider SDK ceiling (node:http + @ai-sdk/openai-compatible, same ${calls} calls)`,
-        value: `${ceiling.rps.toFixed(0)} req/s`,
-        ratio: ratio(ceiling),
-        note: loadNote(ceiling),
-      },
+      loadRow(
+        `  provider SDK ceiling (node:http + @ai-sdk/openai-compatible, same ${calls} calls)`,
+        ceiling,
+      ),
       ...(withLogs.cpuPerRequestMs !== undefined && ceiling.cpuPerRequestMs !== undefined
         ? [
             {
