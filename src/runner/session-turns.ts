@@ -155,11 +155,12 @@ async function sessionLogDir(session: OpenSession): Promise<string | undefined> 
  * in this directory finds it, never in the first run's directory).
  * @param options.enabled false for `--no-logs`: no log at all (nor with `ui.logging_enabled: false`).
  * @param options.onError told once of the first log write failure.
+ * @param options.root the log root of a new `log_…` directory; default as any new run's.
  */
 export async function turnLogOptions(
   session: OpenSession,
   prepared: Pick<PreparedRun, "env" | "config">,
-  options: LogFlags,
+  options: LogFlags & { root?: string | undefined },
 ): Promise<RunLogOptions | undefined> {
   return runLogOptions(prepared, {
     ...options,

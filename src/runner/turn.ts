@@ -91,9 +91,9 @@ export interface TurnOptions {
   /** False for `--no-logs`. */
   logs: boolean;
   /**
-   * The run log root (absolute or relative to `io.cwd`); default `COORD_LOG_DIR`, else
-   * `agent_outputs` in `io.cwd`. A turn with a session logs where the session's earlier turns of
-   * this process did.
+   * The root of a new `log_…` directory (absolute or relative to `io.cwd`); default
+   * `COORD_LOG_DIR`, else `agent_outputs` in `io.cwd`. A later turn of a session this process
+   * already logged goes in that session's directory instead.
    */
   logRoot?: string | undefined;
   /** `--debug`: `coord_debug.log` with the command's header. */
@@ -215,7 +215,7 @@ export async function runTurn(options: TurnOptions): Promise<RunningTurn> {
       personas: session ? latestPersonas(session.turns) : undefined,
       cwd: io.cwd,
       log: session
-        ? await turnLogOptions(session, prepared, logFlags)
+        ? await turnLogOptions(session, prepared, { ...logFlags, root: options.logRoot })
         : runLogOptions(prepared, { ...logFlags, root: options.logRoot }),
       ...(options.signal ? { signal: options.signal } : {}),
       subscribers: runTrace ? [runTrace.subscriber] : [],
