@@ -35,6 +35,8 @@ export interface ProcessRun {
   firstRequestMs: number;
   /** The last response written by the server → the child's exit. */
   exitTailMs: number;
+  /** The child's CPU from the end of its last response to its exit (the exit tail's own work). */
+  exitTailCpuMs: number;
   /** Model calls the server answered. */
   calls: number;
   /** The longest chain of calls each waiting for another's response (see `countWaves`). */
@@ -67,7 +69,8 @@ export interface RunOptions {
 const tokens = (body: Record<string, unknown>) =>
   Math.max(1, Math.ceil(JSON.stringify(body.messages ?? "").length / 4));
 
-function teamYaml(url: string, agents: number): string {
+/** A team of `agents` `chatcompletion` agents on the fake server at `url`, as YAML. */
+export function teamYaml(url: string, agents: number): string {
   const lines = ["agents:"];
   for (let index = 1; index <= agents; index++) {
     lines.push(
@@ -141,6 +144,7 @@ export async function runProcess(options: RunOptions): Promise<ProcessRun> {
       wallMs: exited - spawned,
       firstRequestMs: (starts[0] ?? exited) - spawned,
       exitTailMs: exited - lastResponse,
+      exitTailCpuMs: report.cpuMs - (report.cpuAtLastResponseMs ?? report.cpuMs),
       calls: starts.length,
       waves: countWaves(spans),
       promptTokens,
