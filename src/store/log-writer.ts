@@ -4,10 +4,12 @@
  * `<root>/log_<time>[_<n>]/turn_<n>/attempt_<n>/`. It is given each event with the state the
  * run's one reducer pass led to; it reduces nothing itself.
  *
- * - `events.jsonl`: every event, appended in batches: the lines of the events of one turn of the
- *   event loop go out in one write(2) of whole lines at the end of that turn (`setImmediate`), at
- *   once when {@link EVENTS_BATCH_CHARS} characters wait, and at close; so a crash (even `kill -9`)
- *   leaves every line flushed before it whole and readable, and loses at most the current turn's;
+ * - `events.jsonl`: every event, appended in batches of whole lines, one write(2) each: at the
+ *   end of the turn of the event loop that queued them (`setImmediate`), but at most one batch
+ *   per {@link EVENTS_FLUSH_INTERVAL_MS} on the clock (a busy run's events wait for the interval's
+ *   end: a model streaming fast no longer costs a write per delta), at once when
+ *   {@link EVENTS_BATCH_CHARS} characters wait, and at close; so a crash (even `kill -9`) leaves
+ *   every line flushed before it whole and readable, and loses at most the last interval's;
  * - `status.json`: `toStatusJson` of the run's state, rewritten atomically at most every
  *   `statusIntervalMs`, at once on a phase change, and at close, each time only if its text
  *   changed;
@@ -53,6 +55,10 @@ export const LOG_FILES = {
 
 /** Characters (UTF-16 units) of waiting events.jsonl lines that are written at once. */
 export const EVENTS_BATCH_CHARS = 64 * 1024;
+/** Shortest time (ms) between two batches of events.jsonl lines, but for a full batch or close. */
+export const EVENTS_FLUSH_INTERVAL_MS = 100;
+/** The reason pending sleeps are cancelled with (made once: no stack each time). */
+const CANCELLED = new Error("log writer: timer cancelled");
 
 /** Options of {@link createLogWriter}. */
 export interface LogWriterOptions {
@@ -221,7 +227,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
   };
 
   const cancelTimer = (): void => {
-    timer?.abort();
+    timer?.abort(CANCELLED);
     timer = undefined;
   };
 
@@ -250,9 +256,15 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
   let waiting: string[] = [];
   let waitingLength = 0;
   let flushScheduled: NodeJS.Immediate | undefined;
+  /** Cancels the wait for the interval's end, when one is pending. */
+  let flushWait: AbortController | undefined;
+  let lastFlushAt = Number.NEGATIVE_INFINITY;
   const flushEvents = (): void => {
     clearImmediate(flushScheduled);
     flushScheduled = undefined;
+    flushWait?.abort(CANCELLED);
+    flushWait = undefined;
+    lastFlushAt = clock.now();
     if (waiting.length === 0) return;
     const text = waiting.length === 1 ? waiting[0]! : waiting.join("");
     waiting = [];
@@ -265,6 +277,23 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       fail(error);
     }
   };
+  /** A flush at the end of this turn, or when the interval since the last one is over. */
+  const scheduleFlush = (): void => {
+    if (flushScheduled !== undefined || flushWait !== undefined) return;
+    const wait = lastFlushAt + EVENTS_FLUSH_INTERVAL_MS - clock.now();
+    if (wait <= 0) {
+      flushScheduled = setImmediate(flushEvents);
+      return;
+    }
+    const own = new AbortController();
+    flushWait = own;
+    clock.sleep(wait, own.signal).then(
+      () => {
+        if (flushWait === own) flushEvents();
+      },
+      () => undefined, // cancelled: a flush came first
+    );
+  };
   const appendEvents = (events: readonly CoordEvent[]): void => {
     if (eventsFailed || events.length === 0) return;
     for (const event of events) {
@@ -273,7 +302,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       waitingLength += line.length;
     }
     if (waitingLength >= EVENTS_BATCH_CHARS) flushEvents();
-    else flushScheduled ??= setImmediate(flushEvents);
+    else scheduleFlush();
   };
 
   const debugLines = options.debug ? createDebugLineFormatter() : undefined;

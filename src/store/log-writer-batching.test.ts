@@ -1,0 +1,87 @@
+/**
+ * events.jsonl batching over time (`log-writer.ts`): a run whose events come one turn of the
+ * event loop after another gets one write per {@link EVENTS_FLUSH_INTERVAL_MS} on the clock, not
+ * one per turn; what waits is written when the interval ends (or at close), whole lines, in order.
+ * Proven on a virtual clock whose time moves only when the test lets it.
+ */
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createVirtualClock } from "../clock.js";
+import { parseEventLog, type CoordEvent } from "../events/index.js";
+import { initialRunState, reduceRun } from "../session/reducer.js";
+import { eventsOf } from "../../test/support/events.js";
+import { createLogWriter, EVENTS_FLUSH_INTERVAL_MS } from "./log-writer.js";
+
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "coord-log-batching-"));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A run start and a streamed final answer, one event per turn in the test. */
+const run: CoordEvent[] = eventsOf(
+  [
+    {
+      type: "run-start",
+      question: "What is 2+2?",
+      mode: "voting",
+      historyTurns: 0,
+      agents: [{ id: "a", anonId: "agent1", backend: "openai", model: "gpt-x" }],
+    },
+    { type: "final-start", agentId: "a", blockId: "b1" },
+    ...Array.from({ length: 12 }, (_, index) => ({
+      type: "final-delta" as const,
+      agentId: "a",
+      blockId: "b1",
+      text: `word${index} `,
+    })),
+  ],
+  { start: Date.UTC(2025, 2, 1), stepMs: 1, runId: "run-b" },
+);
+
+describe("events.jsonl batches", () => {
+  it("one write per interval on the clock, the rest when it ends, whole lines in order", async () => {
+    let timeMoves = false;
+    const clock = createVirtualClock(Date.UTC(2025, 2, 1), { settled: () => timeMoves });
+    const writer = await createLogWriter({
+      root,
+      turn: 1,
+      attempt: 1,
+      now: new Date(2025, 2, 1),
+      coordVersion: "0.0.0",
+      question: "What is 2+2?",
+      config: {},
+      cliArgs: [],
+      debug: false,
+      clock,
+      statusIntervalMs: 0,
+    });
+    const eventsPath = join(writer.dir, "events.jsonl");
+    const written = () => parseEventLog(readFileSync(eventsPath, "utf8")).events;
+    let state = initialRunState();
+    const started = clock.now();
+    for (const event of run) {
+      state = reduceRun(state, event);
+      writer.write(event, state);
+      await endOfTurn();
+    }
+    // The first turn's lines went out at its end; every later turn's wait for the interval.
+    // (The stream redactor holds the latest delta back until the block's next delta or end.)
+    expect(written().map((event) => event.seq)).toEqual([1]);
+    expect(clock.pending).toBe(1); // the wait for the interval's end
+    timeMoves = true;
+    clock.wake();
+    await vi.waitFor(() => expect(written().length).toBeGreaterThan(1));
+    expect(clock.now() - started).toBe(EVENTS_FLUSH_INTERVAL_MS);
+    await writer.close();
+    expect(written().map((event) => event.seq)).toEqual(run.map((event) => event.seq));
+    expect(clock.pending).toBe(0);
+  });
+});
