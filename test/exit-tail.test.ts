@@ -109,4 +109,23 @@ describe("after a one-shot run has exited", () => {
     expect(registry.sessions).toMatchObject([{ status: "completed", turns: 1 }]);
     expect(await readdir(join(box.home, ".coord"))).not.toContain("sessions.json.lock");
   });
+
+  test("runs of several coord processes at once in one HOME are all recorded", async () => {
+    const box = await sandbox();
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        runCli(["--config", "team.yaml", "--no-display", "--no-logs", "What is 2+2?"], box),
+      ),
+    );
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0]);
+    const registry = JSON.parse(
+      await readFile(join(box.home, ".coord", "sessions.json"), "utf8"),
+    ) as SessionsFile;
+    // Each process registered, then closed its own session under the lock: none was lost.
+    expect(registry.sessions).toHaveLength(4);
+    expect(new Set(registry.sessions.map((session) => session.id)).size).toBe(4);
+    expect(registry.sessions.map((session) => [session.status, session.turns])).toEqual(
+      Array.from({ length: 4 }, () => ["completed", 1]),
+    );
+  });
 });
