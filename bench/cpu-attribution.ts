@@ -4,6 +4,9 @@
  * package (`@ai-sdk/provider-utils`, `zod`), coord's own folders (`coord src/store`), Node's
  * bundled undici, Node's other internals — or to V8's pseudo-frames (`(garbage collector)`,
  * `(program)`). Idle time is left out.
+ *
+ * The profile's children write such files for their measured runs alone
+ * (`COORD_BENCH_CPU_PROF_DIR`, `profile-child.ts`), so start-up and warm-ups are not counted.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,8 +33,9 @@ export function placeOf(url: string, functionName: string): string {
   }
   if (url.includes("internal/deps/undici")) return "undici (node's fetch)";
   if (url.startsWith("node:")) return "node internals";
-  const coord = /\/(?:dist|build)\/(src|bench)\/([^/]+)/.exec(url);
-  if (coord) return coord[1] === "bench" ? "bench" : `coord src/${coord[2]}`;
+  // tsc's output of src/ and bench/, wherever it was built (dist/, a bench build in .cache/).
+  const coord = /\/(src|bench)\/(?:([^/]+)\/)?[^/]+\.js$/.exec(url);
+  if (coord) return coord[1] === "bench" ? "bench" : `coord src/${coord[2] ?? ""}`;
   const chunk = /\/dist\/bin\/(?:chunks\/)?([^/]+?)(?:-[\w-]{8})?\.js$/.exec(url);
   if (chunk) return `coord bundle ${chunk[1]}`;
   return "other";
@@ -47,6 +51,9 @@ export function selfTimeByPlace(dir: string): Map<string, number> {
       place.set(node.id, placeOf(node.callFrame.url, node.callFrame.functionName));
     }
     profile.samples.forEach((id, index) => {
+      // The first sample's delta runs from the profile's start time, before sampling began
+      // (under an inspector session, the whole wait for Profiler.start).
+      if (index === 0) return;
       const where = place.get(id) ?? "other";
       if (where === "(idle)") return;
       totals.set(where, (totals.get(where) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
@@ -56,23 +63,37 @@ export function selfTimeByPlace(dir: string): Map<string, number> {
 }
 
 /**
- * Runs `profiled(dir)` (a process writing its `.cpuprofile` into `dir`) and returns the largest
- * places, `place share%` joined by commas.
+ * Runs `profiled(dir)` (a process writing its `.cpuprofile` into `dir` and returning how many
+ * model calls the profile covers) and returns the self time per call (ms) of every place, largest
+ * first.
  */
-export async function attributeCpu(
-  profiled: (dir: string) => Promise<unknown>,
-  top = 10,
-): Promise<string> {
+export async function selfTimePerCall(
+  profiled: (dir: string) => Promise<{ calls: number }>,
+): Promise<Map<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), "coord-cpu-prof-"));
   try {
-    await profiled(dir);
+    const { calls } = await profiled(dir);
     const totals = [...selfTimeByPlace(dir)].sort((left, right) => right[1] - left[1]);
-    const all = totals.reduce((sum, [, value]) => sum + value, 0);
-    return totals
-      .slice(0, top)
-      .map(([place, value]) => `${place} ${((100 * value) / all).toFixed(0)}%`)
-      .join(", ");
+    return new Map(totals.map(([place, value]) => [place, value / calls]));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The places of `run` (ms per call) beside those of `floor`, as
+ * `place 0.41 ms (floor 0.12)`, the `top` largest of `run` joined by commas, after the totals.
+ */
+export function describeAttribution(
+  run: ReadonlyMap<string, number>,
+  floor: ReadonlyMap<string, number>,
+  top = 12,
+): string {
+  const sum = (places: ReadonlyMap<string, number>) =>
+    [...places.values()].reduce((total, value) => total + value, 0);
+  const ms = (value: number) => value.toFixed(2);
+  const places = [...run]
+    .slice(0, top)
+    .map(([place, value]) => `${place} ${ms(value)} (${ms(floor.get(place) ?? 0)})`);
+  return `sampled ${ms(sum(run))} ms per call (SDK ${ms(sum(floor))}): ${places.join(", ")}`;
 }

@@ -15,13 +15,20 @@
  *   `startRun`: backends with retries and pricing, engine, reducer, redaction, log writer),
  *   logs on. `coord-nolog`: the same with `--no-logs`.
  *
+ * With `COORD_BENCH_CPU_PROF_DIR=<dir>` the measured runs (not the start-up, not the warm-ups)
+ * are also sampled by V8's profiler (`node:inspector`, every {@link SAMPLE_US} µs) into
+ * `<dir>/<mode>.cpuprofile`, the format `node --cpu-prof` writes (`cpu-attribution.ts` reads it).
+ *
  * Exits 1 (reason on stderr) when a run does not complete, so a broken run never yields a figure.
  */
 import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 
 /** Untimed runs before the measured ones. */
 export const WARMUPS = 3;
+/** The profiler's sampling interval (µs) under `COORD_BENCH_CPU_PROF_DIR`. */
+const SAMPLE_US = 100;
 
 /** What the child prints (CPU in ms). */
 export interface ChildReport {
@@ -139,6 +146,16 @@ async function coordRunner(baseURL: string, logs: boolean, dir: string): Promise
   };
 }
 
+/** Starts V8's sampling profiler in this process (stopped by the caller). */
+async function startProfiler(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: SAMPLE_US });
+  await session.post("Profiler.start");
+  return session;
+}
+
 async function main(): Promise<void> {
   const [mode, baseURL, runsText, dir] = process.argv.slice(2);
   const runs = Number(runsText);
@@ -151,10 +168,17 @@ async function main(): Promise<void> {
     runner = await coordRunner(baseURL, mode === "coord", dir);
   } else throw new Error(`unknown mode ${mode}`);
   for (let index = 0; index < WARMUPS; index++) await runner.run();
+  const profileDir = process.env.COORD_BENCH_CPU_PROF_DIR;
+  const session = profileDir ? await startProfiler() : undefined;
   let calls = 0;
   const before = process.cpuUsage();
   for (let index = 0; index < runs; index++) calls += await runner.run();
   const cpu = cpuMs(process.cpuUsage(before));
+  if (session !== undefined && profileDir) {
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    writeFileSync(join(profileDir, `${mode}.cpuprofile`), JSON.stringify(profile));
+  }
   const report: ChildReport = {
     mode,
     node: process.version,

@@ -16,8 +16,12 @@
  * is measured too, interleaved with this one, and its rows are marked "before".
  *
  * The fake OpenAI server runs in this process, so the children's CPU is theirs alone. With
- * `COORD_BENCH_CPU_PROF=1` each runtime also runs `coord` once under `--cpu-prof` and the
- * self time is printed by where the code lives (`cpu-attribution.ts`).
+ * `COORD_BENCH_CPU_PROF=1` each runtime also runs `coord` and `sdk` once more with V8's sampling
+ * profiler on their measured runs (`COORD_BENCH_CPU_PROF_DIR`, `profile-child.ts`) and the self
+ * time per call is printed by where the code lives (`cpu-attribution.ts`), coord's beside the SDK's.
+ *
+ * `COORD_BENCH_PROFILE_WHOLE=0` leaves out the whole-process rows (the in-process rows alone, for
+ * a quick look while changing coord's per-call path).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,7 +31,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { startFakeOpenAIServer } from "../test/support/fake-openai-server.js";
 import { agreeingModel } from "./agreeing-model.js";
-import { attributeCpu } from "./cpu-attribution.js";
+import { describeAttribution, selfTimePerCall } from "./cpu-attribution.js";
 import { median, ROOT } from "./measure.js";
 import { benchRuntimes, type Runtime } from "./node24.js";
 import type { ChildReport } from "./profile-child.js";
@@ -38,7 +42,7 @@ const CHILD = fileURLToPath(new URL("./profile-child.js", import.meta.url));
 /** Child processes per mode and runtime, and measured runs in each. */
 const REPETITIONS = Number(process.env.COORD_BENCH_PROFILE_REPETITIONS ?? 3);
 const RUNS_PER_CHILD = 10;
-const WHOLE_RUNS = 5;
+const WHOLE_RUNS = process.env.COORD_BENCH_PROFILE_WHOLE === "0" ? 0 : 5;
 const MODES = ["sdk", "coord", "coord-nolog"] as const;
 type Mode = (typeof MODES)[number];
 
@@ -61,16 +65,23 @@ function builds(): Build[] {
   return list;
 }
 
-/** Runs the profile child in a fresh folder (removed after), returns its report. */
+/**
+ * Runs the profile child in a fresh folder (removed after), returns its report. `profileDir`:
+ * where its measured runs' `.cpuprofile` goes, if wanted.
+ */
 async function runChild(
   execPath: string,
-  flags: readonly string[],
   args: readonly string[],
   child = CHILD,
+  profileDir?: string,
 ) {
   const dir = mkdtempSync(join(tmpdir(), "coord-profile-"));
   try {
-    const out = await runNode(execPath, [...flags, child, ...args, dir]);
+    const env =
+      profileDir === undefined
+        ? process.env
+        : { ...process.env, COORD_BENCH_CPU_PROF_DIR: profileDir };
+    const out = await runNode(execPath, [child, ...args, dir], env);
     return JSON.parse(out) as ChildReport;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -78,9 +89,13 @@ async function runChild(
 }
 
 /** Runs `execPath args`, returns stdout; rejects with stderr on a non-zero exit. */
-function runNode(execPath: string, args: readonly string[]): Promise<string> {
+function runNode(
+  execPath: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -125,7 +140,6 @@ async function measure(targets: readonly Target[]): Promise<Figures[]> {
           for (const mode of MODES) {
             const report = await runChild(
               runtime.execPath,
-              [],
               [mode, baseURL, String(RUNS_PER_CHILD)],
               build.child,
             );
@@ -142,14 +156,17 @@ async function measure(targets: readonly Target[]): Promise<Figures[]> {
     }
     if (process.env.COORD_BENCH_CPU_PROF === "1") {
       for (const [index, { runtime, build }] of targets.entries()) {
-        figures[index]!.attribution = await attributeCpu((dir) =>
-          runChild(
-            runtime.execPath,
-            ["--cpu-prof", `--cpu-prof-dir=${dir}`],
-            ["coord", baseURL, String(RUNS_PER_CHILD * 3)],
-            build.child,
-          ),
-        );
+        const places = (mode: Mode) =>
+          selfTimePerCall((dir) =>
+            runChild(
+              runtime.execPath,
+              [mode, baseURL, String(RUNS_PER_CHILD * 3)],
+              build.child,
+              dir,
+            ),
+          );
+        const coord = await places("coord");
+        figures[index]!.attribution = describeAttribution(coord, await places("sdk"));
       }
     }
   } finally {
@@ -170,10 +187,6 @@ function runtimeRows({ runtime, build }: Target, figures: Figures): Row[] {
   const coord = median(figures.perCall.coord);
   const noLog = median(figures.perCall["coord-nolog"]);
   const own = coord - sdk;
-  const whole = figures.whole;
-  const calls = whole[0]!.calls;
-  const first = median(whole.map((run) => run.firstRequestMs));
-  const bare = median(figures.bare);
   const at = build.label === "" ? runtime.label : `${runtime.label} ${build.label}`;
   const perRuns = `median of ${REPETITIONS} processes × ${RUNS_PER_CHILD} runs`;
   const rows: Row[] = [
@@ -196,6 +209,26 @@ function runtimeRows({ runtime, build }: Target, figures: Figures): Row[] {
       status: verdict(own <= 2),
       note: "engine, reducer, redaction, sinks, log writer, backend wrappers",
     },
+  ];
+  rows.push(...wholeProcessRows(at, figures));
+  if (figures.attribution !== undefined) {
+    rows.push({
+      figure: `${at}: coord run self time per call by place, SDK alone in brackets`,
+      value: "",
+      note: figures.attribution,
+    });
+  }
+  return rows;
+}
+
+/** The whole-process rows of one target; none when they were not measured. */
+function wholeProcessRows(at: string, figures: Figures): Row[] {
+  const whole = figures.whole;
+  if (whole.length === 0) return [];
+  const calls = whole[0]!.calls;
+  const first = median(whole.map((run) => run.firstRequestMs));
+  const bare = median(figures.bare);
+  return [
     {
       figure: `${at}: start → first model request, median of ${whole.length}`,
       goal: "≤ 300.0 ms",
@@ -217,14 +250,6 @@ function runtimeRows({ runtime, build }: Target, figures: Figures): Row[] {
       note: `spawn → exit ${ms(median(whole.map((run) => run.wallMs)))}`,
     },
   ];
-  if (figures.attribution !== undefined) {
-    rows.push({
-      figure: `${at}: coord run self time (--cpu-prof)`,
-      value: "",
-      note: figures.attribution,
-    });
-  }
-  return rows;
 }
 
 /** The profile's rows, every runtime side by side. */
