@@ -1,15 +1,14 @@
 /**
- * A known bug of the log writer's status.json throttle (src/store/log-writer.ts `writeStatus`),
+ * A bug of the log writer's status.json throttle (src/store/log-writer.ts `writeStatus`), fixed,
  * found by src/server/run-logs.test.ts (concurrent served runs, now and then a status.json left in
  * mid-run while every event, metrics.json and final_answer.md are written): when a throttled
  * rewrite finds status.json already current (a write in flight wrote the latest state, events
  * that set the throttle's timer included), `writeStatus`'s async body finishes without awaiting,
  * so its `finally` clears `inFlight` before `inFlight` is assigned the finished promise; every
  * later `writeStatus`, close()'s final one too, then returns that promise and writes nothing.
- * The fix belongs in log-writer.ts (e.g. `await Promise.resolve()` first in that body, or the
- * unchanged-text check before `inFlight` is set: with the first, this scenario ends with
- * status.json at event 4, without it at event 3); this test is then turned from `it.fails` into
- * `it`, and src/server/run-logs.test.ts's status.json phase check back on.
+ * The fix, in log-writer.ts: `await Promise.resolve()` first in that body (this scenario ends
+ * with status.json at event 4; without it, at event 3). src/server/run-logs.test.ts's
+ * status.json phase check can be turned back on (that file is not the log writer's).
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -67,39 +66,36 @@ run.reduce((state, event) => {
   return next;
 }, initialRunState());
 
-it.fails(
-  "a throttled rewrite that finds status.json current does not stop later rewrites",
-  async () => {
-    // Time moves only when the test opens the gate: the throttle's timer fires when it says.
-    let open = false;
-    const clock = createVirtualClock(undefined, { settled: () => open });
-    const writer = await createLogWriter({
-      root,
-      turn: 1,
-      attempt: 1,
-      now: new Date(2025, 2, 1, 9, 5, 7),
-      coordVersion: "0.1.0",
-      question: "What is 2+2?",
-      config: { agents: [] },
-      cliArgs: [],
-      debug: false,
-      statusIntervalMs: 1_000,
-      clock,
-    });
-    const seqOf = () =>
-      (JSON.parse(readFileSync(join(writer.dir, "status.json"), "utf8")) as StatusJson).last_seq;
-    const write = (event: CoordEvent) => writer.write(event, states.get(event)!);
-    write(run[0]!); // the first rewrite: in flight
-    write(run[1]!); // a phase change: the write in flight goes round again
-    write(run[2]!); // same phase, within the interval: the throttle's timer is set
-    // The write in flight's second round wrote the latest state (event 3 included).
-    await vi.waitFor(() => expect(seqOf()).toBe(3));
-    await new Promise((resolve) => setImmediate(resolve));
-    open = true;
-    clock.wake(); // the timer fires: nothing new to write
-    await vi.waitFor(() => expect(clock.pending).toBe(0));
-    write(run[3]!); // a new state: rewritten after the interval, or by close() at the latest
-    await writer.close();
-    expect(seqOf()).toBe(4);
-  },
-);
+it("a throttled rewrite that finds status.json current does not stop later rewrites", async () => {
+  // Time moves only when the test opens the gate: the throttle's timer fires when it says.
+  let open = false;
+  const clock = createVirtualClock(undefined, { settled: () => open });
+  const writer = await createLogWriter({
+    root,
+    turn: 1,
+    attempt: 1,
+    now: new Date(2025, 2, 1, 9, 5, 7),
+    coordVersion: "0.1.0",
+    question: "What is 2+2?",
+    config: { agents: [] },
+    cliArgs: [],
+    debug: false,
+    statusIntervalMs: 1_000,
+    clock,
+  });
+  const seqOf = () =>
+    (JSON.parse(readFileSync(join(writer.dir, "status.json"), "utf8")) as StatusJson).last_seq;
+  const write = (event: CoordEvent) => writer.write(event, states.get(event)!);
+  write(run[0]!); // the first rewrite: in flight
+  write(run[1]!); // a phase change: the write in flight goes round again
+  write(run[2]!); // same phase, within the interval: the throttle's timer is set
+  // The write in flight's second round wrote the latest state (event 3 included).
+  await vi.waitFor(() => expect(seqOf()).toBe(3));
+  await new Promise((resolve) => setImmediate(resolve));
+  open = true;
+  clock.wake(); // the timer fires: nothing new to write
+  await vi.waitFor(() => expect(clock.pending).toBe(0));
+  write(run[3]!); // a new state: rewritten after the interval, or by close() at the latest
+  await writer.close();
+  expect(seqOf()).toBe(4);
+});

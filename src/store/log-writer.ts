@@ -207,6 +207,10 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       return inFlight;
     }
     inFlight = (async () => {
+      // Never finish before `inFlight` is assigned: a body that found status.json current
+      // would otherwise run to its `finally` first, leave `inFlight` set to a settled promise,
+      // and every later rewrite (close()'s too) would wait on it and write nothing.
+      await Promise.resolve();
       try {
         do {
           dirty = false;
