@@ -1,8 +1,11 @@
 /**
- * events.jsonl batching over time (`log-writer.ts`): a run whose events come one turn of the
- * event loop after another gets one write per {@link EVENTS_FLUSH_INTERVAL_MS} on the clock, not
- * one per turn; what waits is written when the interval ends (or at close), whole lines, in order.
- * Proven on a virtual clock whose time moves only when the test lets it.
+ * The log writer's fewer writes (`log-writer.ts`), proven on a virtual clock whose time moves only
+ * when the test lets it:
+ * - events.jsonl: a run whose events come one turn of the event loop after another gets one write
+ *   per {@link EVENTS_FLUSH_INTERVAL_MS} on the clock, not one per turn; what waits is written
+ *   when the interval ends (or at close), whole lines, in order;
+ * - status.json: the one written at creation counts as a rewrite, so the run's first events in
+ *   the same phase wait for the interval; a phase change is still written at once.
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -13,7 +16,8 @@ import { createVirtualClock } from "../clock.js";
 import { parseEventLog, type CoordEvent } from "../events/index.js";
 import { initialRunState, reduceRun } from "../session/reducer.js";
 import { eventsOf } from "../../test/support/events.js";
-import { createLogWriter, EVENTS_FLUSH_INTERVAL_MS } from "./log-writer.js";
+import type { StatusJson } from "../session/reducer.js";
+import { createLogWriter, EVENTS_FLUSH_INTERVAL_MS, type LogWriterOptions } from "./log-writer.js";
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -46,23 +50,26 @@ const run: CoordEvent[] = eventsOf(
   { start: Date.UTC(2025, 2, 1), stepMs: 1, runId: "run-b" },
 );
 
+function options(clock: LogWriterOptions["clock"]): LogWriterOptions {
+  return {
+    root,
+    turn: 1,
+    attempt: 1,
+    now: new Date(2025, 2, 1),
+    coordVersion: "0.0.0",
+    question: "What is 2+2?",
+    config: {},
+    cliArgs: [],
+    debug: false,
+    ...(clock ? { clock } : {}),
+  };
+}
+
 describe("events.jsonl batches", () => {
   it("one write per interval on the clock, the rest when it ends, whole lines in order", async () => {
     let timeMoves = false;
     const clock = createVirtualClock(Date.UTC(2025, 2, 1), { settled: () => timeMoves });
-    const writer = await createLogWriter({
-      root,
-      turn: 1,
-      attempt: 1,
-      now: new Date(2025, 2, 1),
-      coordVersion: "0.0.0",
-      question: "What is 2+2?",
-      config: {},
-      cliArgs: [],
-      debug: false,
-      clock,
-      statusIntervalMs: 0,
-    });
+    const writer = await createLogWriter({ ...options(clock), statusIntervalMs: 0 });
     const eventsPath = join(writer.dir, "events.jsonl");
     const written = () => parseEventLog(readFileSync(eventsPath, "utf8")).events;
     let state = initialRunState();
@@ -82,6 +89,32 @@ describe("events.jsonl batches", () => {
     expect(clock.now() - started).toBe(EVENTS_FLUSH_INTERVAL_MS);
     await writer.close();
     expect(written().map((event) => event.seq)).toEqual(run.map((event) => event.seq));
+    expect(clock.pending).toBe(0);
+  });
+});
+
+describe("status.json at the run's start", () => {
+  it("the first events in the creation's phase wait for the interval; a phase change does not", async () => {
+    let timeMoves = false;
+    const clock = createVirtualClock(Date.UTC(2025, 2, 1), { settled: () => timeMoves });
+    const writer = await createLogWriter({ ...options(clock), statusIntervalMs: 1_000 });
+    const status = () =>
+      JSON.parse(readFileSync(join(writer.dir, "status.json"), "utf8")) as StatusJson;
+    expect(status()).toMatchObject({ phase: "starting", last_seq: 0 });
+    let state = initialRunState();
+    const write = (event: CoordEvent) => {
+      state = reduceRun(state, event);
+      writer.write(event, state);
+    };
+    write(run[0]!); // run-start: the phase stays "starting"
+    await endOfTurn();
+    await endOfTurn();
+    expect(status()).toMatchObject({ phase: "starting", last_seq: 0 });
+    write(run[1]!); // final-start: the phase changes, written at once (time does not move)
+    await vi.waitFor(() => expect(status().last_seq).toBe(2));
+    expect(status().phase).not.toBe("starting");
+    timeMoves = true;
+    await writer.close();
     expect(clock.pending).toBe(0);
   });
 });

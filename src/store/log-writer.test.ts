@@ -288,7 +288,7 @@ describe("createLogWriter", () => {
     const statusPath = join(writer.dir, "status.json");
     const seqOf = () => (readJson(statusPath) as StatusJson).last_seq;
     const started = clock.now();
-    write(writer, run[0]!); // run-start: phase stays "starting", written (first write)
+    write(writer, run[0]!); // run-start: phase stays "starting": throttled (creation wrote one)
     write(writer, run[1]!); // first round: phase "coordinating": written at once
     await vi.waitFor(() => expect(readJson(statusPath)).toMatchObject({ phase: "coordinating" }));
     expect(clock.now()).toBe(started); // the phase change did not wait for the throttle

@@ -10,9 +10,9 @@
  *   end: a model streaming fast no longer costs a write per delta), at once when
  *   {@link EVENTS_BATCH_CHARS} characters wait, and at close; so a crash (even `kill -9`) leaves
  *   every line flushed before it whole and readable, and loses at most the last interval's;
- * - `status.json`: `toStatusJson` of the run's state, rewritten atomically at most every
- *   `statusIntervalMs`, at once on a phase change, and at close, each time only if its text
- *   changed;
+ * - `status.json`: `toStatusJson` of the run's state, written at creation, then rewritten
+ *   atomically at most every `statusIntervalMs` (counted from creation), at once on a phase
+ *   change, and at close, each time only if its text changed;
  * - `metrics.json` (`toMetricsJson`) and `final_answer.md` at close;
  * - `execution_metadata.yaml` at creation: question, config with secrets redacted, CLI args,
  *   coord version, and the run's trace id (`trace_id`) when it is traced (docs/tracing.md);
@@ -177,7 +177,8 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
   let debugFailed = false;
   let closed = false;
   let closing: Promise<void> | undefined;
-  let lastStatusAt = Number.NEGATIVE_INFINITY;
+  /** The one written at creation counts: the run's first events, same phase, wait for the interval. */
+  let lastStatusAt = clock.now();
   /** Aborts the throttle's pending sleep, when one is pending. */
   let timer: AbortController | undefined;
   let inFlight: Promise<void> | undefined;
