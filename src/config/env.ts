@@ -6,7 +6,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseEnv } from "node:util";
-import writeFileAtomic from "write-file-atomic";
 import { ConfigError } from "../errors.js";
 import { registerEnvSecrets } from "../redact.js";
 import { userConfigDir } from "./discovery.js";
@@ -127,6 +126,9 @@ export async function writeEnvFile(options: {
       if (error.code === "ENOENT") return "";
       throw error;
     });
+    // Imported here: a run reads `.env` files but never writes one, so the package (and its
+    // signal-exit) stays off the way to a run's first model request.
+    const { default: writeFileAtomic } = await import("write-file-atomic");
     await writeFileAtomic(path, mergeEnvText(existing, options.entries), { mode: 0o600 });
   } catch (error) {
     if (error instanceof ConfigError) throw error;

@@ -6,7 +6,7 @@
  * this is the dependable fallback that never touches stdout.
  */
 import { agentStatusText, type AgentState, costUsdOf, type RunState } from "../../session/index.js";
-import { formatCost } from "./text-table.js";
+import { formatCost } from "./number-format.js";
 import { oneLine } from "./trace-lines.js";
 
 /** Where the block is drawn: a TTY stream. */

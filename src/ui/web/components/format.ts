@@ -11,7 +11,7 @@ import {
   isWorkOpen,
   type RunState,
 } from "../../../session/index.js";
-import { formatCost } from "../../plain/text-table.js";
+import { formatCost } from "../../plain/number-format.js";
 
 /** The agent's status in words (the one wording of every display; the card shows the round itself). */
 export function statusLabel(agent: AgentState, state: RunState): string {
