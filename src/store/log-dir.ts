@@ -55,6 +55,9 @@ export interface RunDir {
   attempt: number;
 }
 
+/** Log roots this process made sure exist (a run dir is then one mkdir fewer; see createRunDir). */
+const rootsMade = new Set<string>();
+
 /** The log directory this process claimed last: its root and second, and its suffix number. */
 let lastClaimed: { second: string; index: number } | undefined;
 
@@ -76,7 +79,11 @@ export async function createRunDir(options: {
 }): Promise<RunDir> {
   const turn = options.turn ?? 1;
   const attempt = options.attempt ?? 1;
-  await mkdir(options.root, { recursive: true });
+  // Once per root and process; a root removed since is made again when its log dir cannot be.
+  if (!rootsMade.has(options.root)) {
+    await mkdir(options.root, { recursive: true });
+    rootsMade.add(options.root);
+  }
   // `coord serve` starts many runs a second: start after the suffix this process took last for
   // the same second instead of trying _2, _3, … again each time.
   const second = `${options.root}\0${logDirName(options.now)}`;
@@ -84,12 +91,7 @@ export async function createRunDir(options: {
   for (let index = from; index <= MAX_SUFFIX; index++) {
     const name = logDirName(options.now, index === 1 ? undefined : String(index));
     const logDir = join(options.root, name);
-    try {
-      await mkdir(logDir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
-      throw error;
-    }
+    if (!(await claim(options.root, logDir))) continue;
     if (lastClaimed === undefined || lastClaimed.second !== second || lastClaimed.index < index) {
       lastClaimed = { second, index };
     }
@@ -99,6 +101,25 @@ export async function createRunDir(options: {
   throw new Error(
     `${options.root}: ${MAX_SUFFIX} log directories already exist for ${logDirName(options.now)}`,
   );
+}
+
+/**
+ * Makes `logDir` (non-recursive) in `root`; false when it exists. A root removed since this
+ * process made it is made again, once.
+ * @throws the file system error of any other failure.
+ */
+async function claim(root: string, logDir: string): Promise<boolean> {
+  for (let tries = 0; ; tries++) {
+    try {
+      await mkdir(logDir);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return false;
+      if (code !== "ENOENT" || tries > 0) throw error;
+      await mkdir(root, { recursive: true });
+    }
+  }
 }
 
 /**

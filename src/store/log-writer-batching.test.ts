@@ -5,9 +5,10 @@
  *   per {@link EVENTS_FLUSH_INTERVAL_MS} on the clock, not one per turn; what waits is written
  *   when the interval ends (or at close), whole lines, in order;
  * - status.json: the one written at creation counts as a rewrite, so the run's first events in
- *   the same phase wait for the interval; a phase change is still written at once.
+ *   the same phase wait for the interval; a phase change is still written at once;
+ * - the log root is made once per process (`log-dir.ts`), and again when it was removed since.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -116,5 +117,17 @@ describe("status.json at the run's start", () => {
     timeMoves = true;
     await writer.close();
     expect(clock.pending).toBe(0);
+  });
+});
+
+describe("the log root", () => {
+  it("removed between two runs of one process: the second run makes it again", async () => {
+    const first = await createLogWriter(options(undefined));
+    await first.close();
+    await rm(root, { recursive: true, force: true });
+    const second = await createLogWriter(options(undefined));
+    await second.close();
+    expect(existsSync(join(second.dir, "status.json"))).toBe(true);
+    expect(second.logDir.startsWith(root)).toBe(true);
   });
 });
