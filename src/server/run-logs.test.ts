@@ -70,10 +70,10 @@ test("concurrent requests each get their own complete, readable run log", async 
     expect(log.state.endReason).toBe("completed");
     expect(log.state.finalAnswer).toBe(body.choices[0].message.content);
     for (const answer of log.state.answers) expect(answer.content).toContain(question);
-    // The files written beside the events agree with them. status.json's phase is not checked
-    // yet: the log writer can leave it mid-run (src/store/log-writer-status-race.test.ts, a known
-    // bug with its fix described there); this test found it under concurrency.
+    // The files written beside the events agree with them (status.json's final phase: this test
+    // found the log writer leaving it mid-run under concurrency, src/store/log-writer-status-race.test.ts).
     expect(log.status?.run_id).toBe(basename(logDir!));
+    expect(log.status?.phase).toBe(log.state.phase);
     expect(log.metrics?.totals.tokens.input).toBe(body.usage.prompt_tokens);
   }
   expect(new Set(logDirs).size).toBe(PARALLEL);

@@ -7,8 +7,8 @@
  * so its `finally` clears `inFlight` before `inFlight` is assigned the finished promise; every
  * later `writeStatus`, close()'s final one too, then returns that promise and writes nothing.
  * The fix, in log-writer.ts: `await Promise.resolve()` first in that body (this scenario ends
- * with status.json at event 4; without it, at event 3). src/server/run-logs.test.ts's
- * status.json phase check can be turned back on (that file is not the log writer's).
+ * with status.json at event 4; without it, at event 3). src/server/run-logs.test.ts checks the
+ * final phase of concurrent served runs' status.json again.
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
