@@ -112,7 +112,7 @@ function serveChatCompletion(
   const route: RouteContext = { options, now, onLog };
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const failures = createFailureMemory({ now, ttlMs: options.failureMemoryMs });
-  const teams = createTeamCache();
+  const teams = createTeamCache<ServedTeam>();
 
   return async (c) => {
     const text = await c.req.text();
@@ -265,7 +265,7 @@ function serverBusy(c: Context<AppEnv>, maxInFlight: number): Response {
 async function routedTeam(
   options: AppOptions,
   model: string | undefined,
-  cache: TeamCache,
+  cache: TeamCache<ServedTeam>,
 ): Promise<ServedTeam> {
   if (options.modelRouting === false) {
     throw new ApiError(

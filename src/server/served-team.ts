@@ -50,7 +50,7 @@ export interface TeamContext {
    * The server's routed teams already loaded (`./team-cache.ts`), for the same context; undefined:
    * every request loads its team.
    */
-  cache?: TeamCache | undefined;
+  cache?: TeamCache<ServedTeam> | undefined;
 }
 
 /** Prepares the run the flags name (`prepareRun`, with the server's already loaded environment). */

@@ -7,24 +7,25 @@
  * is picked up by the next request, as without the cache. Clients choose the names, so at most
  * `maxEntries` are kept, the least recently used going first.
  */
-import type { ServedTeam } from "./served-team.js";
-
 /** Default bound on the teams kept. */
 export const TEAM_CACHE_ENTRIES = 64;
 
-/** Loaded teams by request `model`, each with the stamp of what it was loaded from. */
-export interface TeamCache {
+/**
+ * Loaded teams (`T`: `ServedTeam`, generic so this file needs nothing of `./served-team.ts`) by
+ * request `model`, each with the stamp of what it was loaded from.
+ */
+export interface TeamCache<T> {
   /** The team loaded for `key` from what `stamp` names; undefined when none or stale. */
-  get(key: string, stamp: string): ServedTeam | undefined;
+  get(key: string, stamp: string): T | undefined;
   /** Keeps `team` for `key`, replacing an older entry and dropping the least recently used. */
-  set(key: string, stamp: string, team: ServedTeam): void;
+  set(key: string, stamp: string, team: T): void;
   /** Entries kept. */
   readonly size: number;
 }
 
 /** Creates an empty cache holding at most `maxEntries` teams (default {@link TEAM_CACHE_ENTRIES}). */
-export function createTeamCache(maxEntries = TEAM_CACHE_ENTRIES): TeamCache {
-  const entries = new Map<string, { stamp: string; team: ServedTeam }>();
+export function createTeamCache<T>(maxEntries = TEAM_CACHE_ENTRIES): TeamCache<T> {
+  const entries = new Map<string, { stamp: string; team: T }>();
   return {
     get(key, stamp) {
       const entry = entries.get(key);
@@ -50,12 +51,12 @@ export function createTeamCache(maxEntries = TEAM_CACHE_ENTRIES): TeamCache {
  * keeps it. Without a cache or a stamp (what it is loaded from could not be stamped) it always
  * loads. A load that throws is not kept.
  */
-export async function cachedTeam(
-  cache: TeamCache | undefined,
+export async function cachedTeam<T>(
+  cache: TeamCache<T> | undefined,
   key: string,
   stamp: string | undefined,
-  load: () => Promise<ServedTeam>,
-): Promise<ServedTeam> {
+  load: () => Promise<T>,
+): Promise<T> {
   const hit = stamp === undefined ? undefined : cache?.get(key, stamp);
   if (hit !== undefined) return hit;
   const team = await load();
