@@ -51,6 +51,11 @@ const knownSecrets = new Set<string>();
 let knownPattern: RegExp | undefined;
 let knownPatternStale = false;
 
+/** How many secrets are known: it only grows, so a cache of redacted text can check it. */
+export function knownSecretCount(): number {
+  return knownSecrets.size;
+}
+
 /**
  * Adds a value to the known secrets: from now on {@link redact} replaces it wherever it appears.
  * Blank values, values shorter than {@link MIN_SECRET_LENGTH} and `${VAR}` references are ignored.

@@ -6,14 +6,19 @@
  *   when the interval ends (or at close), whole lines, in order;
  * - status.json: the one written at creation counts as a rewrite, so the run's first events in
  *   the same phase wait for the interval; a phase change is still written at once;
- * - the log root is made once per process (`log-dir.ts`), and again when it was removed since.
+ * - the log root is made once per process (`log-dir.ts`), and again when it was removed since;
+ * - execution_metadata.yaml's `config:` is stringified once per config object, never stale: the
+ *   file is the one YAML document of the whole map, a changed config or a secret registered since
+ *   shows.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { parse, stringify } from "yaml";
 import { createVirtualClock } from "../clock.js";
+import { registerSecret } from "../redact.js";
 import { parseEventLog, type CoordEvent } from "../events/index.js";
 import { initialRunState, reduceRun } from "../session/reducer.js";
 import { eventsOf } from "../../test/support/events.js";
@@ -129,5 +134,38 @@ describe("the log root", () => {
     await second.close();
     expect(existsSync(join(second.dir, "status.json"))).toBe(true);
     expect(second.logDir.startsWith(root)).toBe(true);
+  });
+});
+
+describe("execution_metadata.yaml of one config object, run after run", () => {
+  it("is the whole map's YAML each time, with the config's changes and new secrets", async () => {
+    const config = {
+      agents: [
+        { id: "a", backend: { type: "openai", model: "gpt-x", api_key: "sk-live-0123456789" } },
+      ],
+      orchestrator: { note: "first" },
+    };
+    const metadata = async () => {
+      const writer = await createLogWriter({ ...options(undefined), config });
+      await writer.close();
+      return readFileSync(join(writer.dir, "execution_metadata.yaml"), "utf8");
+    };
+    const first = await metadata();
+    const parsed = parse(first) as Record<string, unknown>;
+    // One document, the same text the whole map gives in one go.
+    expect(first).toBe(stringify(parsed));
+    expect(JSON.stringify(parsed.config)).not.toContain("sk-live-0123456789");
+    const second = await metadata(); // the config's YAML from the cache this time
+    expect(second).toBe(stringify(parse(second)));
+    expect((parse(second) as Record<string, unknown>).config).toEqual(parsed.config);
+    config.orchestrator.note = "changed since";
+    expect(parse(await metadata())).toMatchObject({
+      config: { orchestrator: { note: "changed since" } },
+    });
+    // A value that becomes a known secret later is redacted in the next run's file.
+    config.orchestrator.note = "becomes-secret-value-123";
+    expect(await metadata()).toContain("becomes-secret-value-123");
+    registerSecret("becomes-secret-value-123");
+    expect(await metadata()).not.toContain("becomes-secret-value-123");
   });
 });

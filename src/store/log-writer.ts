@@ -35,9 +35,10 @@ import { InternalError } from "../errors.js";
 import { serializeEvent, type CoordEvent } from "../events/index.js";
 import { initialRunState, type RunState, toMetricsJson, toStatusJson } from "../session/index.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { configYaml } from "./config-yaml.js";
 import { createDebugLineFormatter } from "./debug-lines.js";
 import { createAttemptDir, createRunDir } from "./log-dir.js";
-import { redact, redactCliArgs, redactSecrets } from "./redact-secrets.js";
+import { redact, redactCliArgs } from "./redact-secrets.js";
 import { createStreamRedactor } from "./stream-redactor.js";
 
 export { REDACTED, redactCliArgs, redactSecrets } from "./redact-secrets.js";
@@ -153,18 +154,19 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
 
   await writeFileAtomic(
     path(LOG_FILES.metadata),
-    redactedYaml({
-      coord_version: options.coordVersion,
-      created_at: options.now.toISOString(),
-      log_dir: logDir,
-      turn: options.turn,
-      attempt: options.attempt,
-      question: options.question,
-      ...(options.traceId !== undefined ? { trace_id: options.traceId } : {}),
-      ...(options.priceData !== undefined ? { price_data: options.priceData } : {}),
-      cli_args: redactCliArgs(options.cliArgs),
-      config: redactSecrets(options.config) ?? null,
-    }),
+    redact(
+      stringify({
+        coord_version: options.coordVersion,
+        created_at: options.now.toISOString(),
+        log_dir: logDir,
+        turn: options.turn,
+        attempt: options.attempt,
+        question: options.question,
+        ...(options.traceId !== undefined ? { trace_id: options.traceId } : {}),
+        ...(options.priceData !== undefined ? { price_data: options.priceData } : {}),
+        cli_args: redactCliArgs(options.cliArgs),
+      }) + configYaml(options.config),
+    ),
   );
   let state = initialRunState();
   /** The text status.json holds: an unchanged state is not written again (a file each time). */
@@ -372,10 +374,6 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
 
 function statusText(state: RunState): string {
   return redact(JSON.stringify(toStatusJson(state), null, 2) + "\n");
-}
-
-function redactedYaml(value: unknown): string {
-  return redact(stringify(value));
 }
 
 /** Writes the whole string with as many write(2) calls as it takes. */
