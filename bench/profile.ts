@@ -166,7 +166,10 @@ async function measure(targets: readonly Target[]): Promise<Figures[]> {
             ),
           );
         const coord = await places("coord");
-        figures[index]!.attribution = describeAttribution(coord, await places("sdk"));
+        // A build whose child cannot profile its runs (an older one) writes no profile.
+        if (coord.size > 0) {
+          figures[index]!.attribution = describeAttribution(coord, await places("sdk"));
+        }
       }
     }
   } finally {
