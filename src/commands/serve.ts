@@ -2,9 +2,10 @@
  * `coord serve`: the team behind an OpenAI-compatible chat-completions endpoint (spec sections
  * 4.2 `serve`, 4.3, 7, 8; docs/server.md). Reads the options (flags win over `COORD_SERVER_*`),
  * loads the default config once, prints the address, config and agents, serves until SIGTERM or
- * SIGINT, then shuts down gracefully (requests in flight finish within the grace period; a
- * second signal stops at once). `--reload` runs the server as a child process restarted when
- * coord's code or the config file changes (src/commands/serve-reload.ts).
+ * SIGINT, then shuts down gracefully (requests in flight, and runs whose clients went away,
+ * finish within the grace period; a second signal stops at once). `--reload` runs the server as
+ * a child process restarted when coord's code or the config file changes
+ * (src/commands/serve-reload.ts).
  *
  * Consent (docs/security.md): a team that acts is served only with `--allow-acting-teams`, and
  * off loopback only with COORD_SERVER_API_KEY; `--teams DIR` is the only folder `path:` reads.
@@ -61,7 +62,7 @@ export function streamingOn(
 /** Default bind address and port (spec section 8). */
 export const DEFAULT_HOST = "0.0.0.0";
 export const DEFAULT_PORT = 4000;
-/** After a second signal, how long the stopped runs have to send their 503 (ms). */
+/** After a second signal, how long stopped runs have to send their 503 and close their logs, ms. */
 const FORCED_STOP_MS = 1000;
 
 /** Default grace period for requests in flight at shutdown, seconds. */
@@ -156,6 +157,8 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
     signal: shutdown.signal,
     cliArgs: io.argv,
     onLog: log,
+    // The CLI guards process.stderr with the redactor (src/cli.ts): lines are redacted there once.
+    logSinkRedacts: io.stderr === process.stderr,
     tracing,
   });
   const running = await server.startServer(app, {
@@ -191,7 +194,7 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
         io.stderr.write(`coord serve: ${signal} again: stopping now\n`);
         stopping = true;
         shutdown.abort(new server.RunStopped("shutdown"));
-        setTimeout(() => running.closeAllConnections(), FORCED_STOP_MS).unref();
+        running.stopNow(FORCED_STOP_MS);
         return;
       }
       const inFlight = app.activity.inFlight;
@@ -209,6 +212,12 @@ export async function serveCommand(flags: ServeFlags, io: ServeIO): Promise<numb
             io.stderr.write("coord serve: grace period over: stopping the runs still going\n");
             shutdown.abort(new server.RunStopped("shutdown"));
           },
+          // A run whose client went away still holds its slot until its run log is closed.
+          runs: app.activity,
+          onWaitingForRuns: (runs) =>
+            io.stderr.write(
+              `coord serve: waiting for ${runs} run${runs === 1 ? "" : "s"} whose client${runs === 1 ? "" : "s"} went away to end (their run logs)\n`,
+            ),
         })
         .then(async () => {
           // The last spans go out within the export timeout (a Ctrl+C more does not wait).

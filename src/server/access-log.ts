@@ -19,7 +19,8 @@ export type LogVariables = RequestIdVariables & {
 
 /**
  * Logs every request but `/health` once answered, after redacting its body (`redactBody`).
- * @param onLog receives each line (already redacted by the caller's wrapper); undefined: no log.
+ * @param onLog receives each line (redacted once: by the app's wrapper, or by the sink when
+ *   `AppOptions.logSinkRedacts`); undefined: no log.
  * @param now epoch ms.
  */
 export function accessLog(

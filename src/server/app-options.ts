@@ -72,8 +72,16 @@ export interface AppOptions {
   now?: () => number;
   /** For execution_metadata.yaml in each run log. */
   cliArgs?: readonly string[];
-  /** One line per finished request (access log) and, with `debug`, per trace line. */
+  /**
+   * One line per finished request (access log) and, with `debug`, per trace line; redacted by
+   * the app (`src/redact.ts`) unless {@link logSinkRedacts}.
+   */
   onLog?: (line: string) => void;
+  /**
+   * `onLog` writes where every string is redacted already (coord serve's stderr, guarded by
+   * `redactWrites`): the app does not redact its lines a second time. Default false.
+   */
+  logSinkRedacts?: boolean | undefined;
   /** Called when a run ends, with its final state (tests, observability). */
   onRunEnd?: (state: RunState, requestId: string) => void;
   /** Traces each chat completion (`coord serve --tracing`, `COORD_TRACING_ENABLED`). */
@@ -82,8 +90,13 @@ export interface AppOptions {
 
 /** Counts of requests the app is serving; read by the server for graceful shutdown. */
 export interface AppActivity {
-  /** Chat completions in flight. */
+  /**
+   * Chat completions in flight: each holds its slot until its run log is closed, also after its
+   * client went away (the response is gone, the run is still ending).
+   */
   readonly inFlight: number;
+  /** Resolves once `inFlight` is 0 (at once when it is); never rejects. */
+  idle(): Promise<void>;
 }
 
 /** The app's per-request variables: the access log's, and the request's trace span. */

@@ -55,9 +55,13 @@ export type { AppActivity, AppEnv, AppOptions } from "./app-options.js";
 export function createApp(options: AppOptions): Hono<AppEnv> & { activity: AppActivity } {
   const now = options.now ?? Date.now;
   const app = new Hono<AppEnv>();
-  const slots = { inFlight: 0 };
+  const slots = inFlightSlots();
 
-  const onLog = options.onLog && ((line: string) => options.onLog!(redact(line)));
+  // Redacted once: here, or by the sink itself (coord serve's guarded stderr).
+  const onLog =
+    options.onLog && !options.logSinkRedacts
+      ? (line: string) => options.onLog!(redact(line))
+      : options.onLog;
 
   app.use(requestId({ generator: () => `req_${crypto.randomUUID().replaceAll("-", "")}` }));
   app.use(accessLog(onLog, now));
@@ -109,6 +113,31 @@ export function createApp(options: AppOptions): Hono<AppEnv> & { activity: AppAc
       get inFlight() {
         return slots.inFlight;
       },
+      idle: () => slots.idle(),
     },
   });
+}
+
+/**
+ * The in-flight count the chat route takes and frees (`slots.inFlight++` / `--`), waking every
+ * {@link AppActivity.idle} waiter when it comes back to 0: the graceful shutdown waits on that,
+ * not on a polling timer.
+ */
+function inFlightSlots(): { inFlight: number; idle(): Promise<void> } {
+  let count = 0;
+  let waiters: (() => void)[] = [];
+  return {
+    get inFlight() {
+      return count;
+    },
+    set inFlight(value: number) {
+      count = value;
+      if (count !== 0 || waiters.length === 0) return;
+      const woken = waiters;
+      waiters = [];
+      for (const wake of woken) wake();
+    },
+    idle: () =>
+      count === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
+  };
 }

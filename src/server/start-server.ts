@@ -1,8 +1,8 @@
 /**
  * Serves an app on a real socket (@hono/node-server) with time limits on every socket (headers,
  * body, keep-alive, idle: {@link ServerTimeouts}), and stops it gracefully: stop accepting
- * connections, let requests in flight finish within a grace period, then stop the runs still
- * going (they answer 503) and close every connection.
+ * connections, let requests in flight — and runs whose clients went away — finish within a grace
+ * period, then stop the runs still going (they answer 503) and close every connection.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -17,14 +17,46 @@ export interface RunningServer {
   /** The bound port (the real one when 0 was asked for). */
   port: number;
   /**
-   * Stops accepting connections, waits for requests in flight up to `graceMs`, then calls
-   * `onGraceExpired` (which should abort the runs) and waits for their answers to go out (at
-   * most 5 s more) before closing every connection. Safe to call twice (the second call
-   * returns the same promise).
+   * Stops accepting connections, waits for requests in flight — and for `runs`, whose clients
+   * may have gone away — up to `graceMs`, then calls `onGraceExpired` (which should abort the
+   * runs) and waits for their answers to go out and for the runs to end (at most `drainMs`
+   * more) before closing every connection. Resolves once the server is closed and `runs` is
+   * idle (or the drain ran out). Safe to call twice (the second call returns the same promise).
    */
-  close(options?: { graceMs?: number; onGraceExpired?: () => void }): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
+  /**
+   * Ends the grace period of a {@link close} under way now, without `onGraceExpired` (the caller
+   * stopped the runs itself): waits at most `drainMs` more for answers and runs, then closes
+   * every connection and lets `close` resolve. Nothing happens before `close` was called.
+   */
+  stopNow(drainMs: number): void;
   /** Closes every connection now (a forced stop; responses not yet sent are lost). */
   closeAllConnections(): void;
+}
+
+/** Work that can outlive its response: a run whose client went away still ends its run log. */
+export interface ServerRuns {
+  /** Runs in flight, answered or not. */
+  readonly inFlight: number;
+  /** Resolves once `inFlight` is 0 (at once when it is). */
+  idle(): Promise<void>;
+}
+
+/** Options of {@link RunningServer.close}. */
+export interface CloseOptions {
+  /** How long requests in flight and `runs` may take, ms; default 30000. */
+  graceMs?: number;
+  /** Called when the grace period ends with work left: it should stop the runs. */
+  onGraceExpired?: () => void;
+  /** After the grace period, how long stopped runs get to answer and end, ms; default 5000. */
+  drainMs?: number;
+  /** Runs to wait for besides the open responses; default none. */
+  runs?: ServerRuns;
+  /**
+   * Called once when no response is open any more but `runs` still has some (their clients went
+   * away), with their number.
+   */
+  onWaitingForRuns?: (runs: number) => void;
 }
 
 /** Options of {@link startServer}. */
@@ -106,7 +138,7 @@ export function isLoopbackHost(host: string): boolean {
   return /^(?:::ffff:)?127(?:\.\d{1,3}){3}$/.test(bare);
 }
 
-/** Longest wait for aborted runs to send their 503 after the grace period. */
+/** Longest wait for aborted runs to send their 503 and end after the grace period (ms). */
 const DRAIN_AFTER_ABORT_MS = 5000;
 
 /**
@@ -174,19 +206,47 @@ export async function startServer(
       closeWhenDrained();
     });
   });
+  let stopNow: RunningServer["stopNow"] = () => undefined;
   const close: RunningServer["close"] = (closeOptions = {}) => {
     closing ??= new Promise<void>((resolve) => {
+      const { runs } = closeOptions;
+      let serverClosed = false;
+      let runsEnded = runs === undefined;
+      let drained = false;
+      let done = false;
       let drainTimer: NodeJS.Timeout | undefined;
+      // Timers stay referenced: while runs end, nothing else may keep the process alive.
       const graceTimer = setTimeout(() => {
         closeOptions.onGraceExpired?.();
-        drainTimer = setTimeout(() => server.closeAllConnections(), DRAIN_AFTER_ABORT_MS);
-        drainTimer.unref();
+        drain(closeOptions.drainMs ?? DRAIN_AFTER_ABORT_MS);
       }, closeOptions.graceMs ?? 30_000);
-      graceTimer.unref();
-      server.close(() => {
+      const drain = (drainMs: number) => {
+        clearTimeout(graceTimer);
+        if (done || drainTimer !== undefined) return;
+        drainTimer = setTimeout(() => {
+          drained = true;
+          server.closeAllConnections();
+          finish();
+        }, drainMs);
+      };
+      const finish = () => {
+        if (done || !serverClosed || !(runsEnded || drained)) return;
+        done = true;
         clearTimeout(graceTimer);
         clearTimeout(drainTimer);
         resolve();
+      };
+      stopNow = drain;
+      void runs?.idle().then(() => {
+        runsEnded = true;
+        finish();
+      });
+      server.close(() => {
+        serverClosed = true;
+        if (!runsEnded && runs !== undefined && runs.inFlight > 0) {
+          closeOptions.onWaitingForRuns?.(runs.inFlight);
+        }
+        finish();
       });
       server.closeIdleConnections();
       setImmediate(closeWhenDrained); // once `closing` is set
@@ -198,6 +258,7 @@ export async function startServer(
     host: options.host,
     port,
     close,
+    stopNow: (drainMs) => stopNow(drainMs),
     closeAllConnections: () => server.closeAllConnections(),
   };
 }
