@@ -89,6 +89,30 @@ describe("prices from @pydantic/genai-prices", () => {
     expect(costUsd(usage, price, night)).not.toBeCloseTo(costUsd(usage, price, day), 6);
   });
 
+  test("a model looked up again (the lookup is kept per process) still prices each call at its time", () => {
+    const backend = {
+      type: "chatcompletion",
+      model: "deepseek-chat",
+      base_url: "https://api.deepseek.com/v1",
+    };
+    const night = Date.parse("2026-01-05T20:00:00Z");
+    const day = Date.parse("2026-01-05T10:00:00Z");
+    // Looked up first at night, then by day: the second lookup is the kept one.
+    const first = priceFor(backend, night)!;
+    const again = priceFor(backend, day)!;
+    expect(again.source).toBe(first.source);
+    expect(again.contextWindow).toBe(first.contextWindow);
+    const usage = { ...emptyUsage(), inputTokens: 1_000_000, outputTokens: 1_000_000 };
+    for (const at of [night, day]) {
+      const { flat } = listed("deepseek", "deepseek-chat", new Date(at));
+      expect(costUsd(usage, again, at)).toBeCloseTo(flat("input_mtok") + flat("output_mtok"), 12);
+    }
+    // Another model on the same provider is its own lookup.
+    expect(priceFor({ ...backend, model: "deepseek-reasoner" }, day)?.source).not.toBe(
+      first.source,
+    );
+  });
+
   test.each([
     ["openai", "gpt-5-mini", undefined, "openai"],
     ["azure_openai", "gpt-4o", undefined, "azure"],

@@ -105,7 +105,17 @@ function packageUsage(usage: Usage): Record<string, number> {
   };
 }
 
-/** The package's price of `model` for `backend`, or undefined when it lists none. */
+/** Lookups kept by {@link listed}, at most {@link LOOKUPS_KEPT}. */
+const lookups = new Map<string, GenaiPrices.PriceCalculation | undefined>();
+const LOOKUPS_KEPT = 256;
+
+/**
+ * The package's price of `model` for `backend`, or undefined when it lists none. Its provider and
+ * model (ids, context window) do not depend on `at`, only its prices, which {@link listPrice}'s
+ * `cost` reads at each call's own time: so a lookup is made once per provider options and model
+ * in a process (every run looked each agent's model up again, an unknown one twice: ~0.1–0.3 ms
+ * each through the package's whole list).
+ */
 function listed(
   backend: PricedBackend,
   model: string,
@@ -113,10 +123,14 @@ function listed(
 ): GenaiPrices.PriceCalculation | undefined {
   const options = lookupOptions(backend);
   if (options === undefined || model.trim() === "") return undefined;
+  const key = JSON.stringify([options, modelId(model)]);
+  if (lookups.has(key)) return lookups.get(key);
   const usage = { input_tokens: 0, output_tokens: 0 };
-  return (
-    prices().calcPrice(usage, modelId(model), { ...options, timestamp: new Date(at) }) ?? undefined
-  );
+  const found =
+    prices().calcPrice(usage, modelId(model), { ...options, timestamp: new Date(at) }) ?? undefined;
+  if (lookups.size >= LOOKUPS_KEPT) lookups.clear();
+  lookups.set(key, found);
+  return found;
 }
 
 /** The price in the package's data, or undefined. */
