@@ -43,6 +43,19 @@ function defaultPlanEntry(tool: string, anonId: string): string {
 const NO_ANSWERS_PATTERN = /no answers (?:available |provided |submitted )?yet|\(no answers/i;
 
 /**
+ * The agent's round opened with no answers to read, so it answers first (as a well-behaved agent
+ * does, even when answers arrive while it works): a prompt saying so (MassGen's wording, older
+ * coord), or coord's own opening message (`<ORIGINAL MESSAGE>`) without a `<CURRENT ANSWERS>`
+ * block before the first update (coord's first-answer prompt is the question alone).
+ */
+function openedWithoutAnswers(text: string): boolean {
+  if (NO_ANSWERS_PATTERN.test(text)) return true;
+  if (!text.includes("<ORIGINAL MESSAGE>")) return false;
+  const opening = text.split(/UPDATE: the answers changed|Vote refused:/)[0] ?? text;
+  return !opening.includes("<CURRENT ANSWERS>");
+}
+
+/**
  * A handler that plays a well-behaved coordinating agent:
  *
  * - a planning tool offered (`assign_personas`, `assign_subtasks`) → one string per required
@@ -81,7 +94,7 @@ export function coordinationHandler(options: CoordinationHandlerOptions = {}): F
       };
     }
     // Decomposition: once answers exist, the part is done.
-    if (offers("stop") && !NO_ANSWERS_PATTERN.test(summary.text)) {
+    if (offers("stop") && !openedWithoutAnswers(summary.text)) {
       return {
         toolCalls: [
           {
@@ -97,7 +110,7 @@ export function coordinationHandler(options: CoordinationHandlerOptions = {}): F
     const answersExist =
       voteTool !== undefined &&
       (allowed === undefined || allowed.length > 0) &&
-      !NO_ANSWERS_PATTERN.test(summary.text);
+      !openedWithoutAnswers(summary.text);
 
     if (answersExist) {
       const preferred = options.voteFor ?? "agent1";
