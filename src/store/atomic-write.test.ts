@@ -68,6 +68,18 @@ describe("writeFileAtomic", () => {
     expect(readFileSync(path, "utf8")).toBe('{"sessions":[]}\n');
   });
 
+  it("with keepMode: false, looks up no permission bits: the new file gets the default ones", async () => {
+    const path = join(dir, "status.json");
+    writeFileSync(path, "{}\n", { mode: 0o600 });
+    chmodSync(path, 0o600);
+    await writeFileAtomic(path, '{"phase":"done"}\n', { keepMode: false });
+    const fresh = join(dir, "fresh.json"); // a new file's bits: 0o666 less the umask
+    writeFileSync(fresh, "");
+    expect(statSync(path).mode & 0o777).toBe(statSync(fresh).mode & 0o777);
+    expect(statSync(path).mode & 0o777).not.toBe(0o600);
+    expect(readFileSync(path, "utf8")).toBe('{"phase":"done"}\n');
+  });
+
   it("replaces a symbolic link at the path instead of writing through it", async () => {
     const target = join(dir, "elsewhere.txt");
     writeFileSync(target, "keep me\n");

@@ -42,15 +42,21 @@ function removePendingOnExit(): void {
  * One write. The callback API of `node:fs`, not `fs.promises`: that one makes a FileHandle
  * object per open, a visible extra cost next to the write itself.
  */
-async function writeOnce(path: string, data: string | Uint8Array): Promise<void> {
+async function writeOnce(
+  path: string,
+  data: string | Uint8Array,
+  keepMode: boolean,
+): Promise<void> {
   const tmp = `${path}.${process.pid}.${++counter}.tmp`;
   pending.add(tmp);
   try {
     // The file it replaces keeps its permission bits (e.g. a registry the user made 0o600).
-    const mode = await statAsync(path).then(
-      (stats) => stats.mode & 0o7777,
-      () => undefined,
-    );
+    const mode = keepMode
+      ? await statAsync(path).then(
+          (stats) => stats.mode & 0o7777,
+          () => undefined,
+        )
+      : undefined;
     await writeFileAsync(tmp, data, { flag: "wx", ...(mode !== undefined ? { mode } : {}) });
     await renameAsync(tmp, path);
   } catch (error) {
@@ -74,12 +80,20 @@ async function writeOnce(path: string, data: string | Uint8Array): Promise<void>
  *
  * @param path the file to create or replace; its directory must exist.
  * @param data UTF-8 text or bytes.
+ * @param options.keepMode false: do not look up the replaced file's permission bits (one `stat`
+ *   fewer) — for files only their writer ever made, e.g. a run log's in its own new directory;
+ *   they get 0o666 less the umask. Default true.
  * @throws the file system error (it names the path) when the write or rename fails.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { keepMode?: boolean } = {},
+): Promise<void> {
   removePendingOnExit();
   const key = resolve(path);
-  const job = (queues.get(key) ?? Promise.resolve()).then(() => writeOnce(key, data));
+  const keepMode = options.keepMode ?? true;
+  const job = (queues.get(key) ?? Promise.resolve()).then(() => writeOnce(key, data, keepMode));
   const settled = job.then(
     () => undefined,
     () => undefined,

@@ -150,10 +150,13 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
           dir: await createAttemptDir(options.logDir, options.turn, options.attempt),
         };
   const path = (name: string) => join(dir, name);
+  /** The attempt directory is new and only this writer writes its files: no mode to keep. */
+  const writeFile = (file: string, data: string) =>
+    writeFileAtomic(path(file), data, { keepMode: false });
   const debugPath = join(logDir, LOG_FILES.debug);
 
-  await writeFileAtomic(
-    path(LOG_FILES.metadata),
+  await writeFile(
+    LOG_FILES.metadata,
     redact(
       stringify({
         coord_version: options.coordVersion,
@@ -171,7 +174,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
   let state = initialRunState();
   /** The text status.json holds: an unchanged state is not written again (a file each time). */
   let statusOnDisk = statusText(state);
-  await writeFileAtomic(path(LOG_FILES.status), statusOnDisk);
+  await writeFile(LOG_FILES.status, statusOnDisk);
   const eventsFd = openSync(path(LOG_FILES.events), "a");
 
   let firstError: Error | undefined;
@@ -220,7 +223,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
           lastStatusAt = clock.now();
           const text = statusText(state);
           if (text !== statusOnDisk) {
-            await writeFileAtomic(path(LOG_FILES.status), text);
+            await writeFile(LOG_FILES.status, text);
             statusOnDisk = text;
           }
         } while (dirty);
@@ -345,8 +348,8 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
           // Three different files: written side by side (the run's exit waits for them).
           const writes = [
             writeStatus(),
-            writeFileAtomic(
-              path(LOG_FILES.metrics),
+            writeFile(
+              LOG_FILES.metrics,
               redact(JSON.stringify(toMetricsJson(state), null, 2) + "\n"),
             ),
           ];
@@ -354,7 +357,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
             const text = state.finalAnswer.endsWith("\n")
               ? state.finalAnswer
               : state.finalAnswer + "\n";
-            writes.push(writeFileAtomic(path(LOG_FILES.finalAnswer), redact(text)));
+            writes.push(writeFile(LOG_FILES.finalAnswer, redact(text)));
           }
           for (const result of await Promise.allSettled(writes)) {
             if (result.status === "rejected") fail(result.reason);
