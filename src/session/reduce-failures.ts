@@ -3,8 +3,8 @@
  * error (and its removal when fatal or cut as a straggler), the budget limits reached, and the
  * retries counted.
  */
-import { addRetry, type Counters } from "./counters.js";
-import { type FamilyReducers, updateAgent } from "./reducer-table.js";
+import { addRetry } from "./counters.js";
+import { countFor, type FamilyReducers, updateAgent } from "./reducer-table.js";
 
 /** The reducers of `agent-error`, `limit-reached`, `straggler-cut` and `retry`. */
 export const failureReducers = {
@@ -55,15 +55,5 @@ export const failureReducers = {
       },
     })),
   }),
-  retry: (state, event) => {
-    const add = (counters: Counters) => addRetry(counters, event);
-    return {
-      ...state,
-      totals: add(state.totals),
-      agents: updateAgent(state, event.agentId, (agent) => ({
-        ...agent,
-        counters: add(agent.counters),
-      })),
-    };
-  },
+  retry: (state, event) => countFor(state, event.agentId, (counters) => addRetry(counters, event)),
 } satisfies FamilyReducers;

@@ -5,8 +5,8 @@
  */
 import type { AgentStatus } from "./run-state.js";
 import type { RoundOutcome } from "../events/index.js";
-import { addRound, addTool, addUsage, type Counters } from "./counters.js";
-import { type FamilyReducers, unchanged, updateAgent } from "./reducer-table.js";
+import { addRound, addTool, addUsage } from "./counters.js";
+import { countFor, type FamilyReducers, unchanged, updateAgent } from "./reducer-table.js";
 import { STREAM_TEXT_CAP } from "./run-state.js";
 
 /** The reducers of `round-start` to `round-end`. */
@@ -51,45 +51,29 @@ export const roundReducers = {
       status: agent.status === "thinking" ? "tool" : agent.status,
     })),
   }),
-  "tool-result": (state, event) => {
-    const add = (counters: Counters) => addTool(counters, event);
-    return {
-      ...state,
-      totals: add(state.totals),
-      agents: updateAgent(state, event.agentId, (agent) => ({
-        ...agent,
+  "tool-result": (state, event) =>
+    countFor(
+      state,
+      event.agentId,
+      (counters) => addTool(counters, event),
+      (agent) => ({
         activeTool: null,
         status: agent.status === "tool" ? "thinking" : agent.status,
-        counters: add(agent.counters),
-      })),
-    };
-  },
+      }),
+    ),
   "workflow-invalid": unchanged,
   "update-injected": unchanged,
-  usage: (state, event) => {
-    const add = (counters: Counters) => addUsage(counters, event);
-    return {
-      ...state,
-      totals: add(state.totals),
-      agents: updateAgent(state, event.agentId, (agent) => ({
-        ...agent,
-        counters: add(agent.counters),
-      })),
-    };
-  },
-  "round-end": (state, event) => {
-    const add = (counters: Counters) => addRound(counters, event.outcome, event.durationMs);
-    return {
-      ...state,
-      totals: add(state.totals),
-      agents: updateAgent(state, event.agentId, (agent) => ({
-        ...agent,
+  usage: (state, event) => countFor(state, event.agentId, (counters) => addUsage(counters, event)),
+  "round-end": (state, event) =>
+    countFor(
+      state,
+      event.agentId,
+      (counters) => addRound(counters, event.outcome, event.durationMs),
+      (agent) => ({
         activeTool: null,
         status: isActive(agent.status) ? statusAfterRound(event.outcome) : agent.status,
-        counters: add(agent.counters),
-      })),
-    };
-  },
+      }),
+    ),
 } satisfies FamilyReducers;
 
 function isActive(status: AgentStatus): boolean {

@@ -3,6 +3,7 @@
  * per event family in `./reduce-*.ts`, and the helpers those functions share to change one agent.
  */
 import type { CoordEvent, CoordEventType, EventOf } from "../events/index.js";
+import type { Counters } from "./counters.js";
 import type { AgentState, RunState } from "./run-state.js";
 
 /**
@@ -47,4 +48,25 @@ export function updateAgent(
   const agents = state.agents.slice();
   agents[index] = update(agent);
   return agents;
+}
+
+/**
+ * The state with `add` applied to the run's totals and to the agent's counters (a model call, a
+ * tool result, a retry: each counts for both), and `patch` to that agent's other fields.
+ */
+export function countFor(
+  state: RunState,
+  agentId: string | undefined,
+  add: (counters: Counters) => Counters,
+  patch: (agent: AgentState) => Partial<AgentState> = () => ({}),
+): RunState {
+  return {
+    ...state,
+    totals: add(state.totals),
+    agents: updateAgent(state, agentId, (agent) => ({
+      ...agent,
+      ...patch(agent),
+      counters: add(agent.counters),
+    })),
+  };
 }
