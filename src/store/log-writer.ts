@@ -27,7 +27,7 @@
  *
  * `--no-logs` means the caller does not create a writer.
  */
-import { closeSync, openSync, writeSync, appendFileSync } from "node:fs";
+import { appendFileSync, closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { systemClock, type Clock } from "../clock.js";
@@ -37,6 +37,7 @@ import { initialRunState, type RunState, toMetricsJson, toStatusJson } from "../
 import { writeFileAtomic } from "./atomic-write.js";
 import { configYaml } from "./config-yaml.js";
 import { createDebugLineFormatter } from "./debug-lines.js";
+import { createEventsAppender, createStatusWriter } from "./log-batching.js";
 import { createAttemptDir, createRunDir } from "./log-dir.js";
 import { redact, redactCliArgs } from "./redact-secrets.js";
 import { createStreamRedactor } from "./stream-redactor.js";
@@ -54,12 +55,7 @@ export const LOG_FILES = {
   debug: "coord_debug.log",
 } as const;
 
-/** Characters (UTF-16 units) of waiting events.jsonl lines that are written at once. */
-export const EVENTS_BATCH_CHARS = 64 * 1024;
-/** Shortest time (ms) between two batches of events.jsonl lines, but for a full batch or close. */
-export const EVENTS_FLUSH_INTERVAL_MS = 100;
-/** The reason pending sleeps are cancelled with (made once: no stack each time). */
-const CANCELLED = new Error("log writer: timer cancelled");
+export { EVENTS_BATCH_CHARS, EVENTS_FLUSH_INTERVAL_MS } from "./log-batching.js";
 
 /** Options of {@link createLogWriter}. */
 export interface LogWriterOptions {
@@ -172,22 +168,14 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     ),
   );
   let state = initialRunState();
-  /** The text status.json holds: an unchanged state is not written again (a file each time). */
-  let statusOnDisk = statusText(state);
-  await writeFile(LOG_FILES.status, statusOnDisk);
+  const written = statusText(state);
+  await writeFile(LOG_FILES.status, written);
   const eventsFd = openSync(path(LOG_FILES.events), "a");
 
   let firstError: Error | undefined;
-  let eventsFailed = false;
   let debugFailed = false;
   let closed = false;
   let closing: Promise<void> | undefined;
-  /** The one written at creation counts: the run's first events, same phase, wait for the interval. */
-  let lastStatusAt = clock.now();
-  /** Aborts the throttle's pending sleep, when one is pending. */
-  let timer: AbortController | undefined;
-  let inFlight: Promise<void> | undefined;
-  let dirty = false;
 
   const fail = (error: unknown): void => {
     const wrapped = error instanceof Error ? error : new Error(String(error));
@@ -206,114 +194,19 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
     }
   };
 
-  /** Writes status.json now, or after the write in flight (which then writes the latest state). */
-  const writeStatus = (): Promise<void> => {
-    if (inFlight) {
-      dirty = true;
-      return inFlight;
-    }
-    inFlight = (async () => {
-      // Never finish before `inFlight` is assigned: a body that found status.json current
-      // would otherwise run to its `finally` first, leave `inFlight` set to a settled promise,
-      // and every later rewrite (close()'s too) would wait on it and write nothing.
-      await Promise.resolve();
-      try {
-        do {
-          dirty = false;
-          lastStatusAt = clock.now();
-          const text = statusText(state);
-          if (text !== statusOnDisk) {
-            await writeFile(LOG_FILES.status, text);
-            statusOnDisk = text;
-          }
-        } while (dirty);
-      } catch (error) {
-        fail(error);
-      } finally {
-        inFlight = undefined;
-      }
-    })();
-    return inFlight;
-  };
-
-  const cancelTimer = (): void => {
-    timer?.abort(CANCELLED);
-    timer = undefined;
-  };
-
-  const requestStatus = (urgent: boolean): void => {
-    const sinceLast = clock.now() - lastStatusAt;
-    if (urgent || sinceLast >= intervalMs) {
-      cancelTimer();
-      void writeStatus();
-      return;
-    }
-    if (timer !== undefined) return;
-    const own = new AbortController();
-    timer = own;
-    clock.sleep(intervalMs - sinceLast, own.signal).then(
-      () => {
-        if (timer === own) timer = undefined;
-        if (!closed) void writeStatus();
-      },
-      () => undefined, // cancelled: a write came first, or close()
-    );
-  };
-
+  const status = createStatusWriter({
+    clock,
+    intervalMs,
+    written,
+    render: () => statusText(state),
+    write: (text) => writeFile(LOG_FILES.status, text),
+    fail,
+  });
+  const events = createEventsAppender(eventsFd, clock, fail);
   /** Deltas re-chunked so a secret streamed in pieces is redacted whole (stream-redactor.ts). */
   const stream = createStreamRedactor();
-  /** Lines waiting for the end of this turn of the event loop, and their length (UTF-16 units). */
-  let waiting: string[] = [];
-  let waitingLength = 0;
-  let flushScheduled: NodeJS.Immediate | undefined;
-  /** Cancels the wait for the interval's end, when one is pending. */
-  let flushWait: AbortController | undefined;
-  let lastFlushAt = Number.NEGATIVE_INFINITY;
-  const flushEvents = (): void => {
-    clearImmediate(flushScheduled);
-    flushScheduled = undefined;
-    flushWait?.abort(CANCELLED);
-    flushWait = undefined;
-    lastFlushAt = clock.now();
-    if (waiting.length === 0) return;
-    const text = waiting.length === 1 ? waiting[0]! : waiting.join("");
-    waiting = [];
-    waitingLength = 0;
-    if (eventsFailed) return;
-    try {
-      writeAll(eventsFd, text);
-    } catch (error) {
-      eventsFailed = true;
-      fail(error);
-    }
-  };
-  /** A flush at the end of this turn, or when the interval since the last one is over. */
-  const scheduleFlush = (): void => {
-    if (flushScheduled !== undefined || flushWait !== undefined) return;
-    const wait = lastFlushAt + EVENTS_FLUSH_INTERVAL_MS - clock.now();
-    if (wait <= 0) {
-      flushScheduled = setImmediate(flushEvents);
-      return;
-    }
-    const own = new AbortController();
-    flushWait = own;
-    clock.sleep(wait, own.signal).then(
-      () => {
-        if (flushWait === own) flushEvents();
-      },
-      () => undefined, // cancelled: a flush came first
-    );
-  };
-  const appendEvents = (events: readonly CoordEvent[]): void => {
-    if (eventsFailed || events.length === 0) return;
-    for (const event of events) {
-      const line = redact(serializeEvent(event));
-      waiting.push(line);
-      waitingLength += line.length;
-    }
-    if (waitingLength >= EVENTS_BATCH_CHARS) flushEvents();
-    else scheduleFlush();
-  };
+  const appendEvents = (batch: readonly CoordEvent[]): void =>
+    events.append(batch.map((event) => redact(serializeEvent(event))));
 
   const debugLines = options.debug ? createDebugLineFormatter() : undefined;
   appendDebug(`log writer: ${dir}`);
@@ -335,19 +228,19 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
       if (debugLines) {
         for (const line of debugLines.lines(event)) appendDebug(`#${event.seq} ${line}`);
       }
-      requestStatus(state.phase !== phase);
+      status.request(state.phase !== phase);
     },
     debug: appendDebug,
     close() {
       if (closing) return closing;
       closed = true;
-      cancelTimer();
+      const stopped = status.stop();
       closing = (async () => {
         try {
-          await inFlight;
+          await stopped;
           // Three different files: written side by side (the run's exit waits for them).
           const writes = [
-            writeStatus(),
+            status.write(),
             writeFile(
               LOG_FILES.metrics,
               redact(JSON.stringify(toMetricsJson(state), null, 2) + "\n"),
@@ -364,7 +257,7 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
           }
         } finally {
           appendEvents(stream.flush());
-          flushEvents();
+          events.flush();
           closeSync(eventsFd);
         }
         appendDebug(`log writer closed: ${state.eventCount} events`);
@@ -377,11 +270,4 @@ export async function createLogWriter(options: LogWriterOptions): Promise<LogWri
 
 function statusText(state: RunState): string {
   return redact(JSON.stringify(toStatusJson(state), null, 2) + "\n");
-}
-
-/** Writes the whole string with as many write(2) calls as it takes. */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, "utf8");
-  let offset = 0;
-  while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
 }
