@@ -7,16 +7,10 @@
  * runs the same team must at least do. `node dist/bench/floor-server.js plan.json` listens on a
  * free port of 127.0.0.1 and prints `listening on http://127.0.0.1:PORT` on stderr.
  */
-import { readFileSync } from "node:fs";
-import { Agent, createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Agent, request as httpRequest } from "node:http";
+import { readFloorPlan, serveFloor } from "./floor-shell.js";
 
-interface Plan {
-  url: string;
-  waves: string[][];
-}
-
-const plan = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Plan;
+const plan = readFloorPlan();
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const target = new URL(`${plan.url}/chat/completions`);
 
@@ -40,25 +34,4 @@ function modelCall(body: string): Promise<void> {
   });
 }
 
-const ANSWER = JSON.stringify({
-  object: "chat.completion",
-  choices: [{ index: 0, message: { role: "assistant", content: "The answer is 4." } }],
-});
-
-const server = createServer((req, res) => {
-  req.on("data", () => undefined);
-  req.on("end", () => {
-    void (async () => {
-      for (const wave of plan.waves) await Promise.all(wave.map(modelCall));
-      res.writeHead(200, { "content-type": "application/json" }).end(ANSWER);
-    })().catch((error: unknown) => res.writeHead(500).end(String(error)));
-  });
-});
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  process.stderr.write(`listening on http://127.0.0.1:${port}\n`);
-});
-process.once("SIGTERM", () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+serveFloor(plan.waves, modelCall);

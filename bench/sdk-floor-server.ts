@@ -16,14 +16,7 @@ import type {
   LanguageModelV3Message,
 } from "@ai-sdk/provider";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-
-interface Plan {
-  url: string;
-  waves: string[][];
-}
+import { readFloorPlan, serveFloor } from "./floor-shell.js";
 
 /** The parts of an OpenAI chat-completions request body coord sends. */
 interface OpenAIBody {
@@ -101,7 +94,7 @@ function callOptions(body: OpenAIBody): LanguageModelV3CallOptions {
   };
 }
 
-const plan = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Plan;
+const plan = readFloorPlan();
 const provider = createOpenAICompatible({
   name: "chatcompletion",
   baseURL: plan.url,
@@ -125,25 +118,4 @@ async function modelCall(call: (typeof waves)[number][number]): Promise<void> {
   }
 }
 
-const ANSWER = JSON.stringify({
-  object: "chat.completion",
-  choices: [{ index: 0, message: { role: "assistant", content: "The answer is 4." } }],
-});
-
-const server = createServer((req, res) => {
-  req.on("data", () => undefined);
-  req.on("end", () => {
-    void (async () => {
-      for (const wave of waves) await Promise.all(wave.map(modelCall));
-      res.writeHead(200, { "content-type": "application/json" }).end(ANSWER);
-    })().catch((error: unknown) => res.writeHead(500).end(String(error)));
-  });
-});
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  process.stderr.write(`listening on http://127.0.0.1:${port}\n`);
-});
-process.once("SIGTERM", () => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-});
+serveFloor(waves, modelCall);
