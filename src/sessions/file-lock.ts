@@ -17,7 +17,7 @@ interface Lockfile {
 }
 
 /** How long a lock may go without a refresh before others break it (ms). */
-export const STALE_MS = 10_000;
+const STALE_MS = 10_000;
 
 /** Waits while another process holds the lock: about 20 s in all, longer than `STALE_MS`. */
 const RETRIES = { retries: 100, factor: 1.5, minTimeout: 10, maxTimeout: 200 };
